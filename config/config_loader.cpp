@@ -1,0 +1,50 @@
+// load_config: files first, then --set overrides in order, then validation. Validation problems
+// are reported against the origin of the offending key (file and line, or --set) when known.
+#include "config/config_loader.h"
+
+#include "config/config_messages.h"
+#include "config/key_registry.h"
+#include "config/overrides.h"
+#include "config/toml_reader.h"
+#include "config/validation.h"
+
+namespace ssd::config {
+
+namespace {
+
+Origin origin_of(const OriginMap& origins, const std::string& key, const std::string& path,
+                 const char* defaults_name) {
+  auto it = origins.find(key);
+  if (it != origins.end()) return it->second;
+  return {path.empty() ? defaults_name : path, 0};
+}
+
+}  // namespace
+
+LoadedConfig load_config(const std::string& platform_path, const std::string& scenario_path,
+                         const std::vector<std::string>& overrides) {
+  LoadedConfig loaded;
+  loaded.platform_path = platform_path;
+  loaded.scenario_path = scenario_path;
+  const std::vector<KeyDef> platform = platform_keys(loaded.platform);
+  const std::vector<KeyDef> scenario = scenario_keys(loaded.scenario);
+
+  OriginMap origins;
+  if (!platform_path.empty()) read_config_file(platform_path, platform_file(), platform, origins);
+  if (!scenario_path.empty()) read_config_file(scenario_path, scenario_file(), scenario, origins);
+  for (const std::string& assignment : overrides) {
+    apply_override(assignment, platform, scenario, origins);
+  }
+
+  if (auto problem = find_platform_problem(loaded.platform)) {
+    throw_error(origin_of(origins, problem->key, platform_path, "(built-in platform defaults)"),
+                problem->key, problem->reason);
+  }
+  if (auto problem = find_scenario_problem(loaded.scenario, loaded.platform)) {
+    throw_error(origin_of(origins, problem->key, scenario_path, "(built-in scenario defaults)"),
+                problem->key, problem->reason);
+  }
+  return loaded;
+}
+
+}  // namespace ssd::config

@@ -1,0 +1,41 @@
+// Reads platform and scenario TOML files, applies `--set key=value` overrides and checks the
+// result. Every key is known by name and type: an unknown key, a wrong type, a value out of range
+// or an impossible geometry throws ConfigError naming the file (or "--set") and the key.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "config/platform_config.h"
+#include "config/scenario_config.h"
+
+namespace ssd::config {
+
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct LoadedConfig {
+  PlatformConfig platform;
+  ScenarioConfig scenario;
+  std::string platform_path;  // as given ("" = built-in defaults)
+  std::string scenario_path;
+};
+
+// Loads both files (an empty path keeps the built-in defaults of the structs), then applies each
+// override "section.key=value" to whichever of the two owns the section, then validates both.
+// Throws ConfigError on the first problem; nothing is returned half-filled.
+LoadedConfig load_config(const std::string& platform_path, const std::string& scenario_path,
+                         const std::vector<std::string>& overrides);
+
+// Checks a platform on its own (geometry possible, timings positive, ratios in range).
+// `source` names where the values came from, for the message.
+void validate_platform(const PlatformConfig& platform, const std::string& source);
+
+// Checks a scenario against the platform it will run on (address range inside the device...).
+void validate_scenario(const ScenarioConfig& scenario, const PlatformConfig& platform,
+                       const std::string& source);
+
+}  // namespace ssd::config

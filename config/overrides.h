@@ -1,0 +1,16 @@
+// Applies one command-line override "section.key=value" (from --set) to whichever key list owns
+// the section. The value is read by the key's type; errors name "--set" and the key.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "config/config_messages.h"
+#include "config/key_registry.h"
+
+namespace ssd::config {
+
+void apply_override(const std::string& assignment, const std::vector<KeyDef>& platform,
+                    const std::vector<KeyDef>& scenario, OriginMap& origins);
+
+}  // namespace ssd::config

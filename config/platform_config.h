@@ -1,0 +1,82 @@
+// Platform description: the hardware of one simulated SSD (flash geometry and timings, controller
+// CPU, memories, host link, FTL choice). Filled from a platform TOML file plus --set overrides by
+// config/config_loader.h; every field here has exactly one TOML key, named in the comment.
+// Plain data, no SystemC: the FTL and the models both read it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ssd::config {
+
+struct NandConfig {
+  uint32_t channels = 2;              // nand.channels
+  uint32_t chips_per_channel = 2;     // nand.chips_per_channel
+  uint32_t dies_per_chip = 1;         // nand.dies_per_chip
+  uint32_t planes_per_die = 1;        // nand.planes_per_die
+  uint32_t blocks_per_plane = 256;    // nand.blocks_per_plane
+  uint32_t pages_per_block = 64;      // nand.pages_per_block
+  uint32_t page_bytes = 4096;         // nand.page_bytes
+  uint32_t spare_bytes = 128;         // nand.spare_bytes
+  uint32_t sector_bytes = 512;        // nand.sector_bytes
+  double t_read_us = 50.0;            // nand.t_read_us
+  double t_spare_read_us = 20.0;      // nand.t_spare_read_us (spare-area-only read)
+  double t_program_us = 500.0;        // nand.t_program_us
+  double t_erase_us = 3000.0;         // nand.t_erase_us
+  double channel_mt_s = 333.0;        // nand.channel_mt_s (mega-transfers per second)
+  uint32_t channel_width_bytes = 1;   // nand.channel_width_bytes (bytes per transfer)
+  uint32_t command_address_cycles = 7;  // nand.command_address_cycles (bus cycles per command)
+};
+
+struct FtlConfig {
+  std::string scheme = "page";        // ftl.scheme
+  uint32_t mapping_unit_bytes = 0;    // ftl.mapping_unit_bytes (0 = one flash page)
+  double over_provisioning = 0.07;    // ftl.over_provisioning (share of physical space hidden)
+  double gc_threshold = 0.05;         // ftl.gc_threshold (free-block share per plane that starts GC)
+  std::string gc_policy = "greedy";   // ftl.gc_policy
+};
+
+struct ControllerConfig {
+  double cpu_mhz = 400.0;                   // controller.cpu_mhz
+  uint32_t cycles_per_command = 1000;       // controller.cycles_per_command (firmware overhead)
+  uint32_t cycles_per_table_lookup = 10;    // controller.cycles_per_table_lookup (array index)
+  uint32_t cycles_per_hash_probe = 30;      // controller.cycles_per_hash_probe
+  uint32_t cycles_per_tree_node = 40;       // controller.cycles_per_tree_node
+  uint32_t cycles_per_list_step = 8;        // controller.cycles_per_list_step
+  uint32_t cycles_per_flash_op = 200;       // controller.cycles_per_flash_op (issue a NAND cmd)
+  double cycles_per_dram_byte = 0.0;        // controller.cycles_per_dram_byte (CPU copy cost)
+};
+
+// One memory model serves both DRAM and NVRAM (models/memory); only the numbers differ.
+struct MemoryConfig {
+  uint64_t capacity_bytes = 0;        // <mem>.capacity_bytes (0 = absent, for NVRAM)
+  double read_latency_ns = 0.0;       // <mem>.read_latency_ns
+  double write_latency_ns = 0.0;      // <mem>.write_latency_ns
+  double bandwidth_mb_s = 0.0;        // <mem>.bandwidth_mb_s
+  std::string kind;                   // nvram.kind: "none", "stt-mram", "pcm" (DRAM: "dram")
+};
+
+struct HostConfig {
+  uint32_t pcie_lanes = 4;            // host.pcie_lanes
+  double pcie_gt_s = 8.0;             // host.pcie_gt_s (per lane; 128b/130b encoding assumed)
+  double command_overhead_ns = 1000;  // host.command_overhead_ns (doorbell, fetch, completion)
+  uint32_t submission_queues = 1;     // host.submission_queues
+  uint32_t max_queue_depth = 1024;    // host.max_queue_depth (entries per submission queue)
+};
+
+struct SimConfig {
+  double quantum_ns = 1'000'000.0;    // sim.quantum_ns (TLM global quantum)
+};
+
+struct PlatformConfig {
+  std::string name = "default";       // platform.name
+  NandConfig nand;
+  FtlConfig ftl;
+  ControllerConfig controller;
+  MemoryConfig dram{64ull << 20, 50.0, 50.0, 6400.0, "dram"};
+  MemoryConfig nvram{0, 0.0, 0.0, 0.0, "none"};
+  HostConfig host;
+  SimConfig sim;
+};
+
+}  // namespace ssd::config

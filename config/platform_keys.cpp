@@ -1,0 +1,91 @@
+// The platform keys: one entry per PlatformConfig field. Ranges here are the checks that need no
+// other key; geometry and cross-key rules are in platform_validation.cpp.
+#include "config/key_registry.h"
+
+namespace ssd::config {
+
+std::vector<KeyDef> platform_keys(PlatformConfig& p) {
+  NandConfig& n = p.nand;
+  FtlConfig& f = p.ftl;
+  ControllerConfig& c = p.controller;
+  HostConfig& h = p.host;
+  return {
+      {"platform.name", &p.name, "Name of the platform, copied into reports"},
+
+      {"nand.channels", &n.channels, "Flash channels (independent buses)", at_least(1)},
+      {"nand.chips_per_channel", &n.chips_per_channel, "Chips (packages, chip enables) per channel",
+       at_least(1)},
+      {"nand.dies_per_chip", &n.dies_per_chip, "Dies per chip; each die works independently",
+       at_least(1)},
+      {"nand.planes_per_die", &n.planes_per_die, "Planes per die", at_least(1)},
+      {"nand.blocks_per_plane", &n.blocks_per_plane, "Erase blocks per plane", at_least(1)},
+      {"nand.pages_per_block", &n.pages_per_block, "Pages per erase block", closed(1, 65535)},
+      {"nand.page_bytes", &n.page_bytes, "Main-area bytes per page", at_least(1)},
+      {"nand.spare_bytes", &n.spare_bytes, "Spare (out-of-band) bytes per page", at_least(1)},
+      {"nand.sector_bytes", &n.sector_bytes, "Host sector size (power of two, >= 512)",
+       at_least(512)},
+      {"nand.t_read_us", &n.t_read_us, "Page read, array to page register (tR)", positive()},
+      {"nand.t_spare_read_us", &n.t_spare_read_us,
+       "Spare-area-only read, array to register (<= t_read_us)", positive()},
+      {"nand.t_program_us", &n.t_program_us, "Page program, register to array (tPROG)", positive()},
+      {"nand.t_erase_us", &n.t_erase_us, "Block erase (tBERS)", positive()},
+      {"nand.channel_mt_s", &n.channel_mt_s, "Channel bus rate in mega-transfers per second",
+       positive()},
+      {"nand.channel_width_bytes", &n.channel_width_bytes, "Bytes moved per bus transfer",
+       at_least(1)},
+      {"nand.command_address_cycles", &n.command_address_cycles,
+       "Bus cycles spent on command and address bytes per flash command", at_least(1)},
+
+      {"ftl.scheme", &f.scheme, "Mapping scheme, by its registered name (e.g. \"page\")"},
+      {"ftl.mapping_unit_bytes", &f.mapping_unit_bytes,
+       "Mapping granularity; 0 = one page, else a multiple of sector_bytes dividing page_bytes"},
+      {"ftl.over_provisioning", &f.over_provisioning,
+       "Share of physical space hidden from the host", open(0.0, 0.9)},
+      {"ftl.gc_threshold", &f.gc_threshold,
+       "Share of a plane's blocks kept free; fewer free blocks start GC", open(0.0, 0.5)},
+      {"ftl.gc_policy", &f.gc_policy, "GC victim selection", std::nullopt, {"greedy"}},
+
+      {"controller.cpu_mhz", &c.cpu_mhz, "FTL processor clock", positive()},
+      {"controller.cycles_per_command", &c.cycles_per_command,
+       "Firmware cycles per host command (parse, queue, complete)"},
+      {"controller.cycles_per_table_lookup", &c.cycles_per_table_lookup,
+       "Cycles per direct mapping-table index"},
+      {"controller.cycles_per_hash_probe", &c.cycles_per_hash_probe, "Cycles per hash-table probe"},
+      {"controller.cycles_per_tree_node", &c.cycles_per_tree_node, "Cycles per tree-node visit"},
+      {"controller.cycles_per_list_step", &c.cycles_per_list_step, "Cycles per linked-list step"},
+      {"controller.cycles_per_flash_op", &c.cycles_per_flash_op,
+       "Cycles to issue one NAND command"},
+      {"controller.cycles_per_dram_byte", &c.cycles_per_dram_byte,
+       "CPU cycles per byte the firmware copies in DRAM", at_least(0)},
+
+      {"dram.capacity_bytes", &p.dram.capacity_bytes, "Controller DRAM size", at_least(1)},
+      {"dram.read_latency_ns", &p.dram.read_latency_ns, "DRAM read access latency", at_least(0)},
+      {"dram.write_latency_ns", &p.dram.write_latency_ns, "DRAM write access latency",
+       at_least(0)},
+      {"dram.bandwidth_mb_s", &p.dram.bandwidth_mb_s, "DRAM bandwidth (10^6 bytes/s)", positive()},
+
+      {"nvram.kind", &p.nvram.kind, "Non-volatile RAM technology, or none", std::nullopt,
+       {"none", "stt-mram", "pcm"}},
+      {"nvram.capacity_bytes", &p.nvram.capacity_bytes, "NVRAM size (> 0 unless kind = none)"},
+      {"nvram.read_latency_ns", &p.nvram.read_latency_ns, "NVRAM read access latency",
+       at_least(0)},
+      {"nvram.write_latency_ns", &p.nvram.write_latency_ns, "NVRAM write access latency",
+       at_least(0)},
+      {"nvram.bandwidth_mb_s", &p.nvram.bandwidth_mb_s,
+       "NVRAM bandwidth (10^6 bytes/s; > 0 unless kind = none)", at_least(0)},
+
+      {"host.pcie_lanes", &h.pcie_lanes, "PCIe lanes: 1, 2, 4, 8 or 16"},
+      {"host.pcie_gt_s", &h.pcie_gt_s, "PCIe rate per lane in GT/s (128b/130b encoding)",
+       positive()},
+      {"host.command_overhead_ns", &h.command_overhead_ns,
+       "Host-interface time per command (doorbell, fetch, completion)", at_least(0)},
+      {"host.submission_queues", &h.submission_queues, "NVMe submission queues", at_least(1)},
+      {"host.max_queue_depth", &h.max_queue_depth, "Entries per submission queue",
+       closed(1, 65536)},
+
+      {"sim.quantum_ns", &p.sim.quantum_ns, "TLM global quantum for temporal decoupling",
+       positive()},
+  };
+}
+
+}  // namespace ssd::config

@@ -1,0 +1,131 @@
+// Platform rules that relate keys: geometry that can be built and addressed, and an
+// over-provisioning / GC-threshold pair with which GC can always free space.
+#include <limits>
+
+#include "config/capacity.h"
+#include "config/config_loader.h"
+#include "config/config_messages.h"
+#include "config/validation.h"
+
+namespace ssd::config {
+
+namespace {
+
+constexpr uint32_t kMaxUnitsPerPage = 32;  // a unit-valid bitmap per page fits in 32 bits
+constexpr uint64_t kMaxMappingUnits = 0xFFFFFFFFull;  // unit numbers are 32-bit, all-ones = none
+
+bool is_power_of_two(uint64_t value) { return value != 0 && (value & (value - 1)) == 0; }
+
+uint64_t multiply_saturating(uint64_t a, uint64_t b) {
+  if (a != 0 && b > std::numeric_limits<uint64_t>::max() / a) {
+    return std::numeric_limits<uint64_t>::max();
+  }
+  return a * b;
+}
+
+std::string of(const char* key, uint64_t value) {
+  return std::string(key) + " (" + std::to_string(value) + ")";
+}
+
+std::optional<KeyProblem> check_nand(const NandConfig& n) {
+  if (!is_power_of_two(n.sector_bytes)) {
+    return KeyProblem{"nand.sector_bytes",
+                      "must be a power of two >= 512 (got " + std::to_string(n.sector_bytes) + ")"};
+  }
+  if (n.page_bytes % n.sector_bytes != 0) {
+    return KeyProblem{"nand.page_bytes", "must be a multiple of " + of("nand.sector_bytes", n.sector_bytes) +
+                                             " (got " + std::to_string(n.page_bytes) + ")"};
+  }
+  if (n.t_spare_read_us > n.t_read_us) {
+    return KeyProblem{"nand.t_spare_read_us", "must not exceed nand.t_read_us: a spare-area read "
+                                              "cannot be slower than a full page read"};
+  }
+  return std::nullopt;
+}
+
+std::optional<KeyProblem> check_mapping_unit(const PlatformConfig& p) {
+  const uint32_t unit = p.ftl.mapping_unit_bytes;
+  const NandConfig& n = p.nand;
+  if (unit != 0 && unit % n.sector_bytes != 0) {
+    return KeyProblem{"ftl.mapping_unit_bytes", "must be 0 (one page) or a multiple of " +
+                                                    of("nand.sector_bytes", n.sector_bytes) +
+                                                    " (got " + std::to_string(unit) + ")"};
+  }
+  if (unit != 0 && n.page_bytes % unit != 0) {
+    return KeyProblem{"ftl.mapping_unit_bytes", "must divide " + of("nand.page_bytes", n.page_bytes) +
+                                                    " (got " + std::to_string(unit) + ")"};
+  }
+  const uint32_t units_per_page = n.page_bytes / mapping_unit_bytes(p);
+  if (units_per_page > kMaxUnitsPerPage) {
+    return KeyProblem{"ftl.mapping_unit_bytes",
+                      "gives " + std::to_string(units_per_page) + " units per page; at most " +
+                          std::to_string(kMaxUnitsPerPage) + " are supported"};
+  }
+  uint64_t units = units_per_page;
+  for (uint64_t count : {n.channels, n.chips_per_channel, n.dies_per_chip, n.planes_per_die,
+                         n.blocks_per_plane, n.pages_per_block}) {
+    units = multiply_saturating(units, count);
+  }
+  if (units >= kMaxMappingUnits) {
+    return KeyProblem{"nand.blocks_per_plane",
+                      "the device has " + std::to_string(units) +
+                          " mapping units (channels x chips x dies x planes x blocks x pages x "
+                          "units per page); it must have fewer than 4294967295"};
+  }
+  return std::nullopt;
+}
+
+// GC frees a block by copying its valid units into free blocks, so it needs spare blocks beyond
+// the ones it keeps in reserve. Rule, per plane: reserve = ceil(gc_threshold * blocks) >= 2, and
+// floor(over_provisioning * blocks) > reserve + 1.
+std::optional<KeyProblem> check_gc_headroom(const PlatformConfig& p) {
+  const uint32_t reserve = gc_reserve_blocks_per_plane(p);
+  if (reserve < 2) {
+    return KeyProblem{"ftl.gc_threshold",
+                      "keeps only " + std::to_string(reserve) + " free block(s) per plane "
+                      "(ceil(gc_threshold x blocks_per_plane)); GC needs at least 2"};
+  }
+  const uint32_t hidden = over_provisioned_blocks_per_plane(p);
+  if (hidden <= reserve + 1) {
+    return KeyProblem{"ftl.over_provisioning",
+                      "hides " + std::to_string(hidden) + " blocks per plane "
+                      "(floor(over_provisioning x blocks_per_plane)); it must exceed the GC "
+                      "reserve of " + std::to_string(reserve) + " blocks + 1, or GC cannot free space"};
+  }
+  return std::nullopt;
+}
+
+std::optional<KeyProblem> check_memories_and_host(const PlatformConfig& p) {
+  if (p.nvram.kind != "none" && p.nvram.capacity_bytes == 0) {
+    return KeyProblem{"nvram.capacity_bytes", "must be > 0 when nvram.kind is '" + p.nvram.kind + "'"};
+  }
+  if (p.nvram.kind != "none" && !(p.nvram.bandwidth_mb_s > 0)) {
+    return KeyProblem{"nvram.bandwidth_mb_s", "must be > 0 when nvram.kind is '" + p.nvram.kind + "'"};
+  }
+  const uint32_t lanes = p.host.pcie_lanes;
+  if (lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16) {
+    return KeyProblem{"host.pcie_lanes",
+                      "must be one of: 1, 2, 4, 8, 16 (got " + std::to_string(lanes) + ")"};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<KeyProblem> find_platform_problem(const PlatformConfig& platform) {
+  PlatformConfig copy = platform;  // the key list binds mutable fields; we only read them
+  if (auto problem = check_key_bounds(platform_keys(copy))) return problem;
+  if (platform.ftl.scheme.empty()) return KeyProblem{"ftl.scheme", "must not be empty"};
+  if (auto problem = check_nand(platform.nand)) return problem;
+  if (auto problem = check_mapping_unit(platform)) return problem;
+  if (auto problem = check_gc_headroom(platform)) return problem;
+  return check_memories_and_host(platform);
+}
+
+void validate_platform(const PlatformConfig& platform, const std::string& source) {
+  if (auto problem = find_platform_problem(platform)) {
+    throw_error(Origin{source, 0}, problem->key, problem->reason);
+  }
+}
+
+}  // namespace ssd::config

@@ -1,0 +1,53 @@
+// The scenario keys: one entry per ScenarioConfig field. Ranges here are the checks that need no
+// other key; rules against the platform are in scenario_validation.cpp.
+#include "config/key_registry.h"
+
+namespace ssd::config {
+
+std::vector<KeyDef> scenario_keys(ScenarioConfig& s) {
+  WorkloadConfig& w = s.workload;
+  PreconditionConfig& pre = s.precondition;
+  return {
+      {"scenario.name", &s.name, "Name of the scenario, copied into reports"},
+
+      {"workload.kind", &w.kind, "Workload source", std::nullopt, {"synthetic"}},
+      {"workload.pattern", &w.pattern, "Address pattern", std::nullopt, {"random", "sequential"}},
+      {"workload.read_ratio", &w.read_ratio, "Share of data commands that read", closed(0, 1)},
+      {"workload.trim_ratio", &w.trim_ratio, "Share of data commands that trim", closed(0, 1)},
+      {"workload.size_distribution", &w.size_distribution, "Request size law", std::nullopt,
+       {"fixed", "uniform"}},
+      {"workload.request_bytes", &w.request_bytes, "Request size (fixed), or uniform minimum",
+       at_least(1)},
+      {"workload.request_bytes_max", &w.request_bytes_max, "Uniform maximum size (0 = minimum)"},
+      {"workload.align_bytes", &w.align_bytes, "Granularity of request start and size",
+       at_least(1)},
+      {"workload.address_start_bytes", &w.address_start_bytes, "First byte the workload touches"},
+      {"workload.address_span_bytes", &w.address_span_bytes,
+       "Bytes of address space touched (0 = up to the device end)"},
+      {"workload.requests", &w.requests, "Requests to issue (0 = until duration_ms)"},
+      {"workload.duration_ms", &w.duration_ms, "Simulated run time (0 = until requests)",
+       at_least(0)},
+      {"workload.mode", &w.mode, "closed: fixed queue depth; open: timed arrivals", std::nullopt,
+       {"closed", "open"}},
+      {"workload.queue_depth", &w.queue_depth, "Outstanding requests (closed loop)", at_least(1)},
+      {"workload.interarrival_us", &w.interarrival_us, "Mean time between arrivals (open loop)",
+       at_least(0)},
+      {"workload.arrival", &w.arrival, "Arrival law (open loop)", std::nullopt,
+       {"fixed", "poisson"}},
+      {"workload.flush_every_writes", &w.flush_every_writes,
+       "Issue a flush after this many writes (0 = never)"},
+      {"workload.seed", &w.seed, "Random seed of the generator"},
+
+      {"precondition.fill_ratio", &pre.fill_ratio,
+       "Share of logical space written sequentially before the run", closed(0, 1)},
+      {"precondition.overwrite_ratio", &pre.overwrite_ratio,
+       "Random overwrites after the fill, as a multiple of logical capacity", at_least(0)},
+      {"precondition.seed", &pre.seed, "Random seed of the overwrites"},
+
+      {"run.oracle", &s.run.oracle, "Check every read against the last data written"},
+      {"run.progress", &s.run.progress, "Print progress on long runs"},
+      {"run.request_log", &s.run.request_log, "Write a per-request CSV log"},
+  };
+}
+
+}  // namespace ssd::config

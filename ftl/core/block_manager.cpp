@@ -1,0 +1,42 @@
+#include "ftl/core/block_manager.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace ssd::ftl {
+
+BlockManager::BlockManager(const Geometry& geometry, double gc_threshold)
+    : m_geometry(geometry),
+      m_slots_per_block(geometry.pages_per_block * geometry.units_per_page),
+      m_gc_reserve(static_cast<uint32_t>(std::ceil(gc_threshold * geometry.blocks_per_plane))),
+      m_free(geometry.planes()),
+      m_state(geometry.blocks(), BlockState::kFree),
+      m_valid(geometry.blocks(), 0) {
+  if (m_slots_per_block > 0xffff) {
+    throw std::invalid_argument("a block holds more than 65535 mapping units");
+  }
+  if (m_gc_reserve < 1) m_gc_reserve = 1;
+  for (BlockId b = 0; b < geometry.blocks(); ++b) m_free[geometry.plane_of_block(b)].push_back(b);
+}
+
+BlockId BlockManager::open_block(uint32_t plane) {
+  auto& pool = m_free[plane];
+  if (pool.empty()) {
+    throw std::runtime_error("plane " + std::to_string(plane) +
+                             " has no free block left: garbage collection could not reclaim "
+                             "space (over-provisioning too small for this workload?)");
+  }
+  const BlockId block = pool.front();
+  pool.pop_front();
+  m_state[block] = BlockState::kOpen;
+  return block;
+}
+
+void BlockManager::release_block(BlockId block) {
+  m_state[block] = BlockState::kFree;
+  m_valid[block] = 0;
+  m_free[m_geometry.plane_of_block(block)].push_back(block);
+}
+
+}  // namespace ssd::ftl

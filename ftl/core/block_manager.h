@@ -1,0 +1,51 @@
+// Block bookkeeping shared by page-granular schemes: per-plane pools of free (erased) blocks,
+// the state of every block, how many valid mapping units each holds, and the GC reserve.
+// Free blocks are handed out first-in first-out, which spreads erases without a wear policy.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "ftl/core/geometry.h"
+#include "ftl/core/types.h"
+
+namespace ssd::ftl {
+
+enum class BlockState : uint8_t { kFree, kOpen, kFull };
+
+class BlockManager {
+ public:
+  // `gc_threshold`: share of each plane's blocks kept free; below it, writes trigger GC.
+  BlockManager(const Geometry& geometry, double gc_threshold);
+
+  const Geometry& geometry() const { return m_geometry; }
+  uint32_t gc_reserve_blocks() const { return m_gc_reserve; }
+  uint32_t free_blocks(uint32_t plane) const { return static_cast<uint32_t>(m_free[plane].size()); }
+  bool below_gc_threshold(uint32_t plane) const { return free_blocks(plane) < m_gc_reserve; }
+
+  // Takes the oldest free block of `plane` and marks it open. Throws std::runtime_error when the
+  // plane has none: GC could not keep up, which means over-provisioning is too small.
+  BlockId open_block(uint32_t plane);
+  void close_block(BlockId block) { m_state[block] = BlockState::kFull; }
+  // The block was erased: back to the free pool.
+  void release_block(BlockId block);
+
+  BlockState state(BlockId block) const { return m_state[block]; }
+  uint32_t valid_units(BlockId block) const { return m_valid[block]; }
+  void add_valid(SlotId slot) { ++m_valid[block_of_slot(slot)]; }
+  void remove_valid(SlotId slot) { --m_valid[block_of_slot(slot)]; }
+  BlockId block_of_slot(SlotId slot) const {
+    return static_cast<BlockId>(slot / m_slots_per_block);
+  }
+
+ private:
+  Geometry m_geometry;
+  uint32_t m_slots_per_block;
+  uint32_t m_gc_reserve;
+  std::vector<std::deque<BlockId>> m_free;  // per flat plane
+  std::vector<BlockState> m_state;
+  std::vector<uint16_t> m_valid;
+};
+
+}  // namespace ssd::ftl

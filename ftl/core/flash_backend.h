@@ -1,0 +1,117 @@
+// The FTL's only window on the hardware. A scheme runs as sequential firmware and calls these
+// methods; each applies its effect to the functional flash at once and appends the operation to
+// the command's list (flash_op.h), which the controller model later times. During untimed
+// preconditioning recording is off and only the functional effect remains.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ftl/core/flash_array.h"
+#include "ftl/core/flash_op.h"
+#include "ftl/core/geometry.h"
+#include "ftl/core/types.h"
+
+namespace ssd::ftl {
+
+// A unit a read command returned, for the integrity oracle.
+struct DeliveredUnit {
+  Lun lun;
+  Token token;
+};
+
+class FlashBackend {
+ public:
+  explicit FlashBackend(FlashArray& flash) : m_flash(flash), m_geometry(flash.geometry()) {}
+
+  const Geometry& geometry() const { return m_geometry; }
+  FlashArray& flash() { return m_flash; }
+  const FlashArray& flash() const { return m_flash; }
+
+  // Reads `units` mapping units of `page` (only they cross the channel). Returns the operation's
+  // index, for `after` of a dependent operation.
+  uint32_t read(PageId page, uint32_t units, OpClass op_class, uint32_t after = kNone) {
+    return record(OpKind::kRead, op_class, page, units * m_geometry.unit_bytes, after);
+  }
+  // Reads the spare area only; `bytes` is how much of it crosses the channel.
+  uint32_t read_spare(PageId page, uint32_t bytes, OpClass op_class, uint32_t after = kNone) {
+    return record(OpKind::kSpareRead, op_class, page, bytes, after);
+  }
+  uint32_t program(PageId page, const Token* tokens, const uint32_t* spare, OpClass op_class,
+                   uint32_t after = kNone) {
+    const uint64_t entry = m_flash.journal_next_entry();
+    m_flash.program(page, tokens, spare);
+    const uint32_t index = record(OpKind::kProgram, op_class, page, m_geometry.page_bytes, after);
+    note_journal(index, entry);
+    return index;
+  }
+  uint32_t erase(BlockId block, OpClass op_class, uint32_t after = kNone) {
+    const uint64_t entry = m_flash.journal_next_entry();
+    m_flash.erase(block);
+    const PageId first = m_geometry.first_page(block);
+    const uint32_t index = record(OpKind::kErase, op_class, first, 0, after);
+    note_journal(index, entry);
+    return index;
+  }
+  uint32_t dram(bool write, uint32_t bytes, OpClass op_class, uint32_t after = kNone) {
+    return record_memory(write ? OpKind::kDramWrite : OpKind::kDramRead, op_class, bytes, after);
+  }
+  uint32_t nvram(bool write, uint32_t bytes, OpClass op_class, uint32_t after = kNone) {
+    return record_memory(write ? OpKind::kNvramWrite : OpKind::kNvramRead, op_class, bytes, after);
+  }
+
+  CpuWork& cpu() { return m_cpu; }
+  void deliver(Lun lun, Token token) { m_delivered.push_back({lun, token}); }
+
+  // --- for the controller (or a test) that drives the scheme ---
+  void begin_command() {
+    m_ops.clear();
+    m_cpu.clear();
+    m_delivered.clear();
+    m_journal_of_op.clear();
+  }
+  void set_recording(bool on) { m_recording = on; }
+  bool recording() const { return m_recording; }
+  const OpList& ops() const { return m_ops; }
+  const CpuWork& cpu_work() const { return m_cpu; }
+  const std::vector<DeliveredUnit>& delivered() const { return m_delivered; }
+  // The timed models report when operation `index` of this command completed.
+  void op_completed(uint32_t index, Picoseconds done) {
+    if (index < m_journal_of_op.size() && m_journal_of_op[index] != kNoEntry) {
+      m_flash.journal_complete(m_journal_of_op[index], done);
+    }
+  }
+
+ private:
+  static constexpr uint64_t kNoEntry = ~uint64_t{0};
+
+  uint32_t record(OpKind kind, OpClass op_class, PageId page, uint32_t bytes, uint32_t after) {
+    if (!m_recording) return kNone;
+    ++m_cpu.flash_ops;
+    return m_ops.push(FlashOp{kind, op_class, m_geometry.die_of_block(m_geometry.block_of_page(page)),
+                              bytes, after, page});
+  }
+  uint32_t record_memory(OpKind kind, OpClass op_class, uint32_t bytes, uint32_t after) {
+    if (!m_recording) return kNone;
+    return m_ops.push(FlashOp{kind, op_class, 0, bytes, after, 0});
+  }
+  void note_journal(uint32_t index, uint64_t entry) {
+    if (!m_flash.journal_on()) return;
+    if (index == kNone) {  // untimed (preconditioning): complete at once
+      m_flash.journal_complete(entry, 0);
+      return;
+    }
+    if (m_journal_of_op.size() <= index) m_journal_of_op.resize(index + 1, kNoEntry);
+    m_journal_of_op[index] = entry;
+  }
+
+  FlashArray& m_flash;
+  const Geometry& m_geometry;
+  bool m_recording = true;
+  OpList m_ops;
+  CpuWork m_cpu;
+  std::vector<DeliveredUnit> m_delivered;
+  std::vector<uint64_t> m_journal_of_op;
+};
+
+}  // namespace ssd::ftl

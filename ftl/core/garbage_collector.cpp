@@ -1,0 +1,71 @@
+#include "ftl/core/garbage_collector.h"
+
+namespace ssd::ftl {
+
+GarbageCollector::GarbageCollector(FlashBackend& backend, BlockManager& blocks,
+                                   UnitWriter& gc_writer, MappingOwner& owner,
+                                   const VictimPolicy& policy, FtlStats& stats)
+    : m_backend(backend),
+      m_blocks(blocks),
+      m_gc_writer(gc_writer),
+      m_owner(owner),
+      m_policy(policy),
+      m_stats(stats),
+      m_geometry(blocks.geometry()) {}
+
+void GarbageCollector::before_open_block(uint32_t plane) {
+  // Each round frees the victim and may use up to one block for relocated data; stop when the
+  // pool stops growing (nothing left worth collecting) rather than loop forever.
+  uint32_t stalled_rounds = 0;
+  while (m_blocks.below_gc_threshold(plane) && stalled_rounds < 2) {
+    const uint32_t before = m_blocks.free_blocks(plane);
+    if (!collect_one(plane)) break;
+    stalled_rounds = m_blocks.free_blocks(plane) > before ? 0 : stalled_rounds + 1;
+  }
+}
+
+bool GarbageCollector::collect_one(uint32_t plane) {
+  const BlockId victim = m_policy.select(m_blocks, plane);
+  const uint32_t slots_per_block = m_geometry.pages_per_block * m_geometry.units_per_page;
+  if (victim == kNone || m_blocks.valid_units(victim) >= slots_per_block) return false;
+
+  ++m_stats.gc_invocations;
+  uint32_t last_op = kNone;
+  const PageId first = m_geometry.first_page(victim);
+  const uint32_t programmed = m_backend.flash().write_pointer(victim);
+  for (uint32_t p = 0; p < programmed; ++p) relocate_page(first + p, plane, last_op);
+
+  // Valid data must be on flash before its old copy is erased.
+  const uint32_t closed = m_gc_writer.close_page(plane);
+  if (closed != kNone) last_op = closed;
+  m_backend.erase(victim, OpClass::kGc, last_op);
+  m_blocks.release_block(victim);
+  ++m_stats.gc_erases;
+  return true;
+}
+
+void GarbageCollector::relocate_page(PageId page, uint32_t plane, uint32_t& last_op) {
+  const uint32_t* spare = m_backend.flash().spare(page);
+  const SlotId first_slot = m_geometry.first_slot(page);
+  uint32_t read_op = kNone;
+  uint32_t valid_units = 0;
+  for (uint32_t u = 0; u < m_geometry.units_per_page; ++u) {
+    const Lun lun = spare[u];
+    if (lun != kNone && m_owner.maps(lun, first_slot + u)) ++valid_units;
+  }
+  if (valid_units == 0) return;
+  read_op = m_backend.read(page, valid_units, OpClass::kGc);
+  if (read_op != kNone) last_op = read_op;
+  for (uint32_t u = 0; u < m_geometry.units_per_page; ++u) {
+    const Lun lun = spare[u];
+    const SlotId from = first_slot + u;
+    if (lun == kNone || !m_owner.maps(lun, from)) continue;
+    const SlotId to = m_gc_writer.append_on_plane(plane, lun, m_backend.flash().token(from), read_op);
+    m_owner.relocate(lun, from, to);
+    m_blocks.remove_valid(from);
+    ++m_stats.gc_units_copied;
+    ++m_stats.gc_units_written;
+  }
+}
+
+}  // namespace ssd::ftl

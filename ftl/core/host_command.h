@@ -1,0 +1,24 @@
+// A host command as the FTL sees it: sector-granular, with the id that makes its data unique.
+#pragma once
+
+#include <cstdint>
+
+#include "ftl/core/types.h"
+
+namespace ssd::ftl {
+
+enum class CommandKind : uint8_t { kRead = 0, kWrite = 1, kTrim = 2, kFlush = 3 };
+inline constexpr int kCommandKinds = 4;
+
+struct HostCommand {
+  CommandKind kind = CommandKind::kRead;
+  uint64_t start_sector = 0;
+  uint32_t sector_count = 0;   // 0 for flush
+  uint64_t id = 0;             // unique per command, increasing; write data derives from it
+  Picoseconds arrival = 0;     // when the host submitted it
+  uint16_t queue = 0;          // submission queue
+};
+
+const char* to_string(CommandKind kind);
+
+}  // namespace ssd::ftl

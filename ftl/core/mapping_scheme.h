@@ -1,0 +1,55 @@
+// The interface every address-mapping scheme implements (page, and later block, NFTL, FAST,
+// DFTL, VET, EMT, ...). A scheme is sequential firmware: the controller hands it one host command
+// at a time and it works through the FlashBackend, which applies and records every operation.
+// Schemes never see time; they report their work (CPU primitives, flash and memory operations)
+// and the controller model prices it. Read data is handed back with FlashBackend::deliver, one
+// entry per mapping unit in address order, for the integrity oracle.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/platform_config.h"
+#include "ftl/core/flash_backend.h"
+#include "ftl/core/ftl_stats.h"
+#include "ftl/core/host_command.h"
+
+namespace ssd::ftl {
+
+class MappingScheme {
+ public:
+  virtual ~MappingScheme() = default;
+
+  virtual void read(const HostCommand& command) = 0;
+  virtual void write(const HostCommand& command) = 0;
+  virtual void trim(const HostCommand& command) = 0;
+  // Makes every write accepted so far durable (closes open pages, persists volatile mapping).
+  virtual void flush(const HostCommand& command) = 0;
+
+  // Dispatches on the command kind.
+  void execute(const HostCommand& command);
+
+  virtual const FtlStats& stats() const = 0;
+  // Mapping state as the controller would hold it in its memories (docs/schemes.md per scheme).
+  virtual uint64_t mapping_memory_bytes() const = 0;
+  // Hit ratio of the mapping cache, for schemes that cache translations.
+  virtual std::optional<double> cache_hit_ratio() const { return std::nullopt; }
+};
+
+// What a scheme is built from.
+struct SchemeContext {
+  const config::PlatformConfig& platform;
+  FlashBackend& backend;
+};
+
+// Registry by name (`--ftl NAME`). Throws std::invalid_argument naming the known schemes when
+// `name` is unknown.
+std::unique_ptr<MappingScheme> create_scheme(const std::string& name, const SchemeContext& context);
+std::vector<std::string> scheme_names();
+// How many 32-bit spare words per page scheme `name` keeps (sizes the FlashArray).
+uint32_t scheme_spare_words(const std::string& name, const config::PlatformConfig& platform);
+
+}  // namespace ssd::ftl

@@ -1,0 +1,41 @@
+// The data-integrity oracle: keeps, for every logical mapping unit, the token its data must have
+// (content_token.h), computed from the host's commands alone, and checks every unit a read
+// returns. It knows nothing of any mapping scheme, so it catches their mistakes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ftl/core/flash_backend.h"
+#include "ftl/core/host_command.h"
+#include "ftl/core/types.h"
+
+namespace ssd::ftl {
+
+class Oracle {
+ public:
+  Oracle(uint64_t logical_units, uint32_t sectors_per_unit);
+
+  // Call for every write and trim the device accepted, in the order the FTL ran them.
+  void on_write(const HostCommand& command);
+  void on_trim(const HostCommand& command);
+  // Checks what a read returned; returns the number of mismatching units.
+  uint64_t check_read(const HostCommand& command, const std::vector<DeliveredUnit>& delivered);
+
+  Token expected(Lun lun) const { return m_expected[lun]; }
+  uint64_t checked_reads() const { return m_checked_reads; }
+  uint64_t mismatches() const { return m_mismatches; }
+  const std::string& first_mismatch() const { return m_first_mismatch; }
+
+ private:
+  void record_mismatch(const HostCommand& command, Lun lun, Token expected, Token got);
+
+  std::vector<Token> m_expected;
+  uint32_t m_sectors_per_unit;
+  uint64_t m_checked_reads = 0;
+  uint64_t m_mismatches = 0;
+  std::string m_first_mismatch;
+};
+
+}  // namespace ssd::ftl

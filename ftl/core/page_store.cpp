@@ -1,0 +1,30 @@
+#include "ftl/core/page_store.h"
+
+namespace ssd::ftl {
+
+PageStore::PageStore(const config::PlatformConfig& platform, FlashBackend& backend,
+                     MappingOwner& owner, FtlStats& stats)
+    : m_backend(backend),
+      m_stats(stats),
+      m_blocks(backend.geometry(), platform.ftl.gc_threshold),
+      m_policy(make_victim_policy(platform.ftl.gc_policy)),
+      m_host_writer(backend, m_blocks, OpClass::kHostWrite),
+      m_gc_writer(backend, m_blocks, OpClass::kGc),
+      m_gc(backend, m_blocks, m_gc_writer, owner, *m_policy, stats) {
+  m_host_writer.set_listener(&m_gc);
+}
+
+uint32_t PageStore::read(SlotId slot, uint32_t units, OpClass op_class, uint32_t after) {
+  const Geometry& g = geometry();
+  if (buffered(slot)) return m_backend.dram(false, units * g.unit_bytes, op_class, after);
+  return m_backend.read(g.page_of_slot(slot), units, op_class, after);
+}
+
+uint32_t PageStore::flush() {
+  const uint32_t host = m_host_writer.close_pages();
+  const uint32_t gc = m_gc_writer.close_pages();
+  m_stats.padded_units = m_host_writer.padded_units() + m_gc_writer.padded_units();
+  return gc != kNone ? gc : host;
+}
+
+}  // namespace ssd::ftl

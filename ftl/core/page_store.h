@@ -1,0 +1,63 @@
+// Page-granular flash management that page-level schemes (page mapping now; DFTL, VET, EMT later)
+// share: block pools, the host and GC write streams, greedy GC on the plane that runs short, and
+// reading units back whether they are on flash or still in a page being assembled in DRAM.
+// The scheme keeps the mapping and answers GC through MappingOwner.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "config/platform_config.h"
+#include "ftl/core/block_manager.h"
+#include "ftl/core/flash_backend.h"
+#include "ftl/core/ftl_stats.h"
+#include "ftl/core/garbage_collector.h"
+#include "ftl/core/unit_writer.h"
+#include "ftl/core/victim_policy.h"
+
+namespace ssd::ftl {
+
+class PageStore {
+ public:
+  PageStore(const config::PlatformConfig& platform, FlashBackend& backend, MappingOwner& owner,
+            FtlStats& stats);
+
+  // Spare words per page this store writes (one LUN per unit).
+  static uint32_t spare_words(const Geometry& geometry) { return geometry.units_per_page; }
+
+  // Writes one unit of host data; may run GC first. `after`: the op the program waits for.
+  SlotId write(Lun lun, Token token, uint32_t after = kNone) {
+    ++m_stats.host_units_written;
+    return m_host_writer.append(lun, token, after);
+  }
+  // The unit in `slot` is stale (overwritten or trimmed).
+  void invalidate(SlotId slot) { m_blocks.remove_valid(slot); }
+
+  // Reads `units` consecutive units of one page starting at `slot`, recording a flash read, or a
+  // DRAM read when the page is still being assembled. Returns the op index.
+  uint32_t read(SlotId slot, uint32_t units, OpClass op_class, uint32_t after = kNone);
+  // The unit's content token, wherever it is (no operation recorded).
+  Token token(SlotId slot) const {
+    if (m_host_writer.holds(slot)) return m_host_writer.buffered_token(slot);
+    if (m_gc_writer.holds(slot)) return m_gc_writer.buffered_token(slot);
+    return m_backend.flash().token(slot);
+  }
+  bool buffered(SlotId slot) const { return m_host_writer.holds(slot) || m_gc_writer.holds(slot); }
+
+  // Programs every page still being assembled (padding empty slots). Returns the last op or kNone.
+  uint32_t flush();
+
+  const BlockManager& blocks() const { return m_blocks; }
+  const Geometry& geometry() const { return m_blocks.geometry(); }
+
+ private:
+  FlashBackend& m_backend;
+  FtlStats& m_stats;
+  BlockManager m_blocks;
+  std::unique_ptr<VictimPolicy> m_policy;
+  UnitWriter m_host_writer;
+  UnitWriter m_gc_writer;
+  GarbageCollector m_gc;
+};
+
+}  // namespace ssd::ftl

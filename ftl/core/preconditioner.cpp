@@ -1,0 +1,67 @@
+#include "ftl/core/preconditioner.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "ftl/core/random.h"
+
+namespace ssd::ftl {
+
+namespace {
+constexpr uint32_t kFillChunkUnits = 256;  // large sequential writes: cheap per unit
+constexpr uint64_t kProgressEvery = 1u << 20;
+}  // namespace
+
+PreconditionResult precondition(FtlDevice& device, const config::PreconditionConfig& config,
+                                const std::function<void(double)>& progress) {
+  const Geometry& g = device.geometry();
+  const uint64_t fill_units =
+      std::min<uint64_t>(g.logical_units, static_cast<uint64_t>(std::floor(config.fill_ratio * g.logical_units)));
+  const uint64_t overwrite_units =
+      fill_units == 0 ? 0 : static_cast<uint64_t>(std::floor(config.overwrite_ratio * g.logical_units));
+  const uint64_t total = fill_units + overwrite_units;
+  PreconditionResult result;
+  if (total == 0) return result;
+
+  FlashBackend& backend = device.backend();
+  const bool was_recording = backend.recording();
+  backend.set_recording(false);
+  HostCommand command;
+  command.kind = CommandKind::kWrite;
+  uint64_t next_report = kProgressEvery;
+  const auto report = [&] {
+    if (progress && result.units_written >= next_report) {
+      progress(double(result.units_written) / double(total));
+      next_report += kProgressEvery;
+    }
+  };
+
+  for (uint64_t lun = 0; lun < fill_units; lun += kFillChunkUnits) {
+    const uint64_t units = std::min<uint64_t>(kFillChunkUnits, fill_units - lun);
+    command.start_sector = lun * g.sectors_per_unit;
+    command.sector_count = static_cast<uint32_t>(units * g.sectors_per_unit);
+    device.run(command);
+    result.units_written += units;
+    ++result.commands;
+    report();
+  }
+  Random random(config.seed);
+  command.sector_count = g.sectors_per_unit;
+  for (uint64_t i = 0; i < overwrite_units; ++i) {
+    command.start_sector = random.below(fill_units) * g.sectors_per_unit;
+    device.run(command);
+    ++result.units_written;
+    ++result.commands;
+    report();
+  }
+  command.kind = CommandKind::kFlush;
+  command.start_sector = 0;
+  command.sector_count = 0;
+  device.run(command);
+  ++result.commands;
+  backend.set_recording(was_recording);
+  if (progress) progress(1.0);
+  return result;
+}
+
+}  // namespace ssd::ftl

@@ -1,0 +1,24 @@
+// Preconditioning: brings a fresh device to a chosen state before the timed run, functionally
+// (no operation is recorded or timed). First a sequential fill of a share of the logical space,
+// then random single-unit overwrites over the filled range to age it towards GC steady state,
+// then a flush so everything written is durable.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "config/scenario_config.h"
+#include "ftl/core/ftl_device.h"
+
+namespace ssd::ftl {
+
+struct PreconditionResult {
+  uint64_t units_written = 0;
+  uint64_t commands = 0;
+};
+
+// `progress` (may be empty) is called now and then with the share done, in [0, 1].
+PreconditionResult precondition(FtlDevice& device, const config::PreconditionConfig& config,
+                                const std::function<void(double)>& progress = {});
+
+}  // namespace ssd::ftl

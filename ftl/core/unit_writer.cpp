@@ -1,0 +1,98 @@
+#include "ftl/core/unit_writer.h"
+
+#include <algorithm>
+
+namespace ssd::ftl {
+
+UnitWriter::UnitWriter(FlashBackend& backend, BlockManager& blocks, OpClass op_class)
+    : m_backend(backend),
+      m_blocks(blocks),
+      m_geometry(blocks.geometry()),
+      m_op_class(op_class),
+      m_open(blocks.geometry().planes()) {
+  for (auto& open : m_open) {
+    open.tokens.assign(m_geometry.units_per_page, 0);
+    open.spare.assign(m_backend.flash().spare_words_per_page(), kNone);
+  }
+}
+
+SlotId UnitWriter::append(Lun lun, Token token, uint32_t after) {
+  // Stripe order: die-major over the channels first, then the planes of each die.
+  const uint32_t dies = m_geometry.dies();
+  const uint32_t k = m_stripe_cursor;
+  const uint32_t plane = (k % dies) * m_geometry.planes_per_die + k / dies;
+  const SlotId slot = append_on_plane(plane, lun, token, after);
+  if (m_open[plane].page == kNone) {  // the page was programmed: next page on the next plane
+    m_stripe_cursor = (m_stripe_cursor + 1) % m_geometry.planes();
+  }
+  return slot;
+}
+
+SlotId UnitWriter::append_on_plane(uint32_t plane, Lun lun, Token token, uint32_t after) {
+  OpenPage& open = m_open[plane];
+  if (open.page == kNone) start_page(plane);
+  const uint32_t unit = open.filled++;
+  open.tokens[unit] = token;
+  if (unit < open.spare.size()) open.spare[unit] = lun;
+  if (after != kNone) open.after = open.after == kNone ? after : std::max(open.after, after);
+  const SlotId slot = m_geometry.first_slot(open.page) + unit;
+  m_blocks.add_valid(slot);
+  if (open.filled == m_geometry.units_per_page) program(plane);
+  return slot;
+}
+
+void UnitWriter::start_page(uint32_t plane) {
+  OpenPage& open = m_open[plane];
+  if (open.block == kNone) {
+    if (m_listener) m_listener->before_open_block(plane);
+    open.block = m_blocks.open_block(plane);
+  }
+  open.page = m_geometry.first_page(open.block) + m_backend.flash().write_pointer(open.block);
+  open.filled = 0;
+  open.after = kNone;
+}
+
+uint32_t UnitWriter::program(uint32_t plane) {
+  OpenPage& open = m_open[plane];
+  const uint32_t op = m_backend.program(open.page, open.tokens.data(), open.spare.data(),
+                                        m_op_class, open.after);
+  std::fill(open.tokens.begin(), open.tokens.end(), 0);
+  std::fill(open.spare.begin(), open.spare.end(), kNone);
+  open.page = kNone;
+  if (m_backend.flash().write_pointer(open.block) == m_geometry.pages_per_block) {
+    m_blocks.close_block(open.block);
+    open.block = kNone;
+  }
+  return op;
+}
+
+uint32_t UnitWriter::close_page(uint32_t plane) {
+  OpenPage& open = m_open[plane];
+  if (open.page == kNone || open.filled == 0) return kNone;
+  m_padded_units += m_geometry.units_per_page - open.filled;
+  return program(plane);
+}
+
+uint32_t UnitWriter::close_pages() {
+  uint32_t last = kNone;
+  for (uint32_t plane = 0; plane < m_open.size(); ++plane) {
+    const uint32_t op = close_page(plane);
+    if (op != kNone) last = op;
+  }
+  return last;
+}
+
+bool UnitWriter::holds(SlotId slot) const {
+  const PageId page = m_geometry.page_of_slot(slot);
+  const uint32_t plane = m_geometry.plane_of_block(m_geometry.block_of_page(page));
+  const OpenPage& open = m_open[plane];
+  return open.page == page && m_geometry.unit_in_page(slot) < open.filled;
+}
+
+Token UnitWriter::buffered_token(SlotId slot) const {
+  const PageId page = m_geometry.page_of_slot(slot);
+  const uint32_t plane = m_geometry.plane_of_block(m_geometry.block_of_page(page));
+  return m_open[plane].tokens[m_geometry.unit_in_page(slot)];
+}
+
+}  // namespace ssd::ftl

@@ -1,0 +1,68 @@
+// Places mapping units into flash pages for one write stream (host data, or GC relocations).
+// Each plane has an open block and a page being assembled in controller DRAM; a page is programmed
+// when its last slot fills, and the stream then moves to the next plane in die-striped order
+// (die 0, 1, ... on different channels first), so consecutive pages spread over dies. Every
+// unit's logical number goes into its page's spare area (one 32-bit word per unit), which is what
+// GC and recovery read back. Until a page is programmed its units live only in DRAM (volatile);
+// close_pages() pads and programs them, which is what a flush does.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ftl/core/block_manager.h"
+#include "ftl/core/flash_backend.h"
+#include "ftl/core/types.h"
+
+namespace ssd::ftl {
+
+class UnitWriter {
+ public:
+  // Called before the stream opens a new block on `plane`, so GC can make room first.
+  class BlockNeedListener {
+   public:
+    virtual ~BlockNeedListener() = default;
+    virtual void before_open_block(uint32_t plane) = 0;
+  };
+
+  UnitWriter(FlashBackend& backend, BlockManager& blocks, OpClass op_class);
+  void set_listener(BlockNeedListener* listener) { m_listener = listener; }
+
+  // Appends one unit on the next plane of the stripe (or on `plane`); returns its slot.
+  // `after`: operation the page's program must wait for (e.g. the read of a read-modify-write).
+  SlotId append(Lun lun, Token token, uint32_t after = kNone);
+  SlotId append_on_plane(uint32_t plane, Lun lun, Token token, uint32_t after = kNone);
+
+  // Programs the open page of `plane` (or of every plane) if it holds any unit; empty slots are
+  // padded. Returns the program's operation index (the last one, for all planes), or kNone.
+  uint32_t close_page(uint32_t plane);
+  uint32_t close_pages();
+
+  // Whether `slot` sits in a page this stream is still assembling, and its token there.
+  bool holds(SlotId slot) const;
+  Token buffered_token(SlotId slot) const;
+  uint64_t padded_units() const { return m_padded_units; }
+
+ private:
+  struct OpenPage {
+    BlockId block = kNone;
+    PageId page = kNone;
+    uint32_t filled = 0;
+    uint32_t after = kNone;
+    std::vector<Token> tokens;
+    std::vector<uint32_t> spare;
+  };
+  void start_page(uint32_t plane);
+  uint32_t program(uint32_t plane);
+
+  FlashBackend& m_backend;
+  BlockManager& m_blocks;
+  const Geometry& m_geometry;
+  OpClass m_op_class;
+  BlockNeedListener* m_listener = nullptr;
+  std::vector<OpenPage> m_open;  // per flat plane
+  uint32_t m_stripe_cursor = 0;
+  uint64_t m_padded_units = 0;
+};
+
+}  // namespace ssd::ftl

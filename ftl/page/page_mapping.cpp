@@ -1,0 +1,88 @@
+#include "ftl/page/page_mapping.h"
+
+#include "ftl/core/content_token.h"
+#include "ftl/core/unit_span.h"
+
+namespace ssd::ftl {
+
+namespace {
+// Whole bytes needed to name `values` distinct values.
+uint32_t bytes_to_name(uint64_t values) {
+  uint32_t bytes = 1;
+  while (bytes < 8 && (values >> (8 * bytes)) != 0) ++bytes;
+  return bytes;
+}
+}  // namespace
+
+PageMapping::PageMapping(const SchemeContext& context)
+    : m_backend(context.backend),
+      m_geometry(context.backend.geometry()),
+      m_l2p(m_geometry.logical_units, kNone),
+      m_store(context.platform, context.backend, *this, m_stats),
+      m_entry_bytes(bytes_to_name(m_geometry.slots())) {}
+
+uint64_t PageMapping::mapping_memory_bytes() const {
+  return m_geometry.logical_units * m_entry_bytes;
+}
+
+void PageMapping::read(const HostCommand& command) {
+  const UnitSpan span = unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  m_backend.cpu().table_lookups += span.count;
+  m_backend.dram(false, span.count * m_entry_bytes, OpClass::kHostRead);
+  uint32_t i = 0;
+  while (i < span.count) {
+    const Lun lun = span.first + i;
+    const SlotId slot = m_l2p[lun];
+    if (slot == kNone) {  // never written or trimmed: reads as zeroes, no flash access
+      m_backend.deliver(lun, 0);
+      ++i;
+      continue;
+    }
+    // One flash read for the run of units that sit in the same page.
+    const PageId page = m_geometry.page_of_slot(slot);
+    uint32_t run = 1;
+    while (i + run < span.count && m_l2p[lun + run] != kNone &&
+           m_geometry.page_of_slot(m_l2p[lun + run]) == page) {
+      ++run;
+    }
+    m_store.read(slot, run, OpClass::kHostRead);
+    for (uint32_t k = 0; k < run; ++k) m_backend.deliver(lun + k, m_store.token(m_l2p[lun + k]));
+    i += run;
+  }
+}
+
+void PageMapping::write(const HostCommand& command) {
+  const UnitSpan span = unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  m_backend.cpu().table_lookups += span.count;
+  m_backend.dram(true, span.count * m_entry_bytes, OpClass::kHostWrite);
+  for (uint32_t i = 0; i < span.count; ++i) {
+    const Lun lun = span.first + i;
+    const uint32_t mask = span.mask_of(i);
+    Token previous = 0;
+    uint32_t after = kNone;
+    if (mask != span.full_mask && m_l2p[lun] != kNone) {  // read-modify-write of a partial unit
+      after = m_store.read(m_l2p[lun], 1, OpClass::kHostWrite);
+      previous = m_store.token(m_l2p[lun]);
+    }
+    const Token token = written_token(previous, command.id, lun, mask, span.full_mask);
+    const SlotId slot = m_store.write(lun, token, after);
+    // Look the old slot up only now: GC run by this write may have moved the unit.
+    if (m_l2p[lun] != kNone) m_store.invalidate(m_l2p[lun]);
+    m_l2p[lun] = slot;
+  }
+}
+
+void PageMapping::trim(const HostCommand& command) {
+  const UnitSpan span = unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  m_backend.cpu().table_lookups += span.count;
+  for (uint32_t i = 0; i < span.count; ++i) {
+    const Lun lun = span.first + i;
+    if (span.mask_of(i) != span.full_mask || m_l2p[lun] == kNone) continue;
+    m_store.invalidate(m_l2p[lun]);
+    m_l2p[lun] = kNone;
+  }
+}
+
+void PageMapping::flush(const HostCommand& /*command*/) { m_store.flush(); }
+
+}  // namespace ssd::ftl

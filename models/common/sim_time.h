@@ -1,0 +1,27 @@
+// Conversions between the FTL's integer picoseconds and SystemC time. The platform sets the
+// SystemC time resolution to 1 ps, so an sc_time's value is a count of picoseconds and the
+// conversions are exact and cheap (no floating point on the hot path).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include <systemc>
+
+#include "ftl/core/types.h"
+
+namespace ssd::models {
+
+using ftl::Picoseconds;
+
+inline sc_core::sc_time to_sc_time(Picoseconds ps) { return sc_core::sc_time::from_value(ps); }
+inline Picoseconds to_ps(const sc_core::sc_time& t) { return t.value(); }
+
+// Configuration values come in microseconds or nanoseconds; round once, at elaboration.
+inline Picoseconds us_to_ps(double us) { return static_cast<Picoseconds>(std::llround(us * 1e6)); }
+inline Picoseconds ns_to_ps(double ns) { return static_cast<Picoseconds>(std::llround(ns * 1e3)); }
+
+// Picoseconds to move one byte at `mb_per_s` megabytes (1e6 B) per second.
+inline double ps_per_byte(double mb_per_s) { return 1e6 / mb_per_s; }
+
+}  // namespace ssd::models

@@ -1,0 +1,116 @@
+#include "models/controller/ftl_processor.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/common/host_command_extension.h"
+
+namespace ssd::models {
+
+CpuCosts CpuCosts::from_config(const config::ControllerConfig& c) {
+  CpuCosts costs;
+  costs.ps_per_cycle = 1e6 / c.cpu_mhz;
+  costs.per_command = c.cycles_per_command;
+  costs.per_table_lookup = c.cycles_per_table_lookup;
+  costs.per_hash_probe = c.cycles_per_hash_probe;
+  costs.per_tree_node = c.cycles_per_tree_node;
+  costs.per_list_step = c.cycles_per_list_step;
+  costs.per_flash_op = c.cycles_per_flash_op;
+  costs.per_dram_byte = c.cycles_per_dram_byte;
+  return costs;
+}
+
+uint64_t CpuCosts::cycles(const ftl::CpuWork& w) const {
+  return per_command + w.table_lookups * per_table_lookup + w.hash_probes * per_hash_probe +
+         w.tree_nodes * per_tree_node + w.list_steps * per_list_step + w.flash_ops * per_flash_op +
+         static_cast<uint64_t>(std::llround(double(w.dram_bytes) * per_dram_byte));
+}
+
+FtlProcessor::FtlProcessor(sc_core::sc_module_name name, const config::PlatformConfig& platform,
+                           ftl::FtlDevice& device)
+    : sc_core::sc_module(name),
+      host_socket("host_socket"),
+      nand_socket("nand_socket"),
+      dram_socket("dram_socket"),
+      nvram_socket("nvram_socket"),
+      m_device(device),
+      m_costs(CpuCosts::from_config(platform.controller)) {
+  host_socket.register_b_transport(this, &FtlProcessor::b_transport);
+  m_op_payload.set_extension(&m_op_extension);
+  m_op_payload.set_data_ptr(m_scratch);
+  m_op_payload.set_streaming_width(0);
+  m_op_payload.set_byte_enable_ptr(nullptr);
+  m_op_payload.set_dmi_allowed(false);
+}
+
+// The payload would delete its extensions on destruction; ours is a member, not heap-allocated.
+FtlProcessor::~FtlProcessor() { m_op_payload.clear_extension(&m_op_extension); }
+
+Picoseconds FtlProcessor::issue(const ftl::FlashOp& op, Picoseconds ready) {
+  using ftl::OpKind;
+  m_op_extension.op = &op;
+  m_op_payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  m_op_payload.set_address(0);
+  m_op_payload.set_data_length(op.bytes);
+  m_op_payload.set_streaming_width(op.bytes);
+  const bool is_write = op.kind == OpKind::kProgram || op.kind == OpKind::kErase ||
+                        op.kind == OpKind::kDramWrite || op.kind == OpKind::kNvramWrite;
+  m_op_payload.set_command(is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  const Picoseconds now = to_ps(sc_core::sc_time_stamp());
+  sc_core::sc_time delay = to_sc_time(ready - now);
+  if (ftl::is_flash_op(op.kind)) {
+    nand_socket->b_transport(m_op_payload, delay);
+  } else if (op.kind == OpKind::kDramRead || op.kind == OpKind::kDramWrite) {
+    dram_socket->b_transport(m_op_payload, delay);
+  } else {
+    nvram_socket->b_transport(m_op_payload, delay);
+  }
+  if (m_op_payload.is_response_error()) {
+    SC_REPORT_ERROR(name(), m_op_payload.get_response_string().c_str());
+  }
+  return now + to_ps(delay);
+}
+
+void FtlProcessor::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+  auto* extension = payload.get_extension<HostCommandExtension>();
+  if (!extension || !extension->command) {
+    SC_REPORT_ERROR(name(), "host transaction without a HostCommandExtension");
+    payload.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  ftl::HostCommand& command = *extension->command;
+  const Picoseconds ready = to_ps(sc_core::sc_time_stamp() + delay);
+
+  // Functional first: the firmware runs to completion and leaves its operations behind.
+  extension->mismatches = m_device.run(command);
+  ftl::FlashBackend& backend = m_device.backend();
+
+  const uint64_t cycles = m_costs.cycles(backend.cpu_work());
+  const Picoseconds cpu_start = std::max(ready, m_cpu_free_at);
+  const auto cpu_ps = static_cast<Picoseconds>(std::llround(double(cycles) * m_costs.ps_per_cycle));
+  const Picoseconds cpu_end = cpu_start + cpu_ps;
+  m_cpu_free_at = cpu_end;
+  m_cpu_busy_total += cpu_ps;
+  m_cpu_cycles_total += cycles;
+
+  const ftl::OpList& ops = backend.ops();
+  m_done.resize(ops.size());
+  Picoseconds completion = cpu_end;
+  for (uint32_t i = 0; i < ops.size(); ++i) {
+    const ftl::FlashOp& op = ops[i];
+    const Picoseconds op_ready = op.after == ftl::kNone ? cpu_end : std::max(cpu_end, m_done[op.after]);
+    m_done[i] = issue(op, op_ready);
+    backend.op_completed(i, m_done[i]);
+    completion = std::max(completion, m_done[i]);
+  }
+  if (command.kind == ftl::CommandKind::kWrite) {
+    m_writes_done_at = std::max(m_writes_done_at, completion);
+  } else if (command.kind == ftl::CommandKind::kFlush) {
+    completion = std::max(completion, m_writes_done_at);
+  }
+  delay = to_sc_time(completion) - sc_core::sc_time_stamp();
+  payload.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+}  // namespace ssd::models
+

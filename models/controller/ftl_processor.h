@@ -1,0 +1,67 @@
+// The FTL processor: the controller's embedded CPU running the mapping scheme. For each host
+// command it runs the FTL functionally (ftl::FtlDevice), prices the firmware's primitive work in
+// CPU cycles at the platform's clock (one core: commands' firmware work is serialised), then
+// issues the recorded flash and memory operations to the NAND, DRAM and NVRAM targets, each no
+// earlier than the CPU work and the operation it depends on. The command completes when its last
+// operation does; a flush also waits for every write accepted before it.
+// Loosely timed: b_transport returns the completion as an annotated delay, no wait() inside.
+// Not modelled: multiple FTL cores, firmware pipelining across commands, interrupts.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "config/platform_config.h"
+#include "ftl/core/ftl_device.h"
+#include "models/common/flash_op_extension.h"
+#include "models/common/sim_time.h"
+
+namespace ssd::models {
+
+// Cycles per primitive, from the platform.
+struct CpuCosts {
+  double ps_per_cycle = 0;
+  uint64_t per_command = 0, per_table_lookup = 0, per_hash_probe = 0, per_tree_node = 0,
+           per_list_step = 0, per_flash_op = 0;
+  double per_dram_byte = 0;
+
+  static CpuCosts from_config(const config::ControllerConfig& controller);
+  uint64_t cycles(const ftl::CpuWork& work) const;
+};
+
+class FtlProcessor : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<FtlProcessor> host_socket;
+  tlm_utils::simple_initiator_socket<FtlProcessor> nand_socket;
+  tlm_utils::simple_initiator_socket<FtlProcessor> dram_socket;
+  tlm_utils::simple_initiator_socket<FtlProcessor> nvram_socket;
+
+  FtlProcessor(sc_core::sc_module_name name, const config::PlatformConfig& platform,
+               ftl::FtlDevice& device);
+  ~FtlProcessor() override;
+
+  uint64_t cpu_busy_ps() const { return m_cpu_busy_total; }
+  uint64_t cpu_cycles() const { return m_cpu_cycles_total; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
+  Picoseconds issue(const ftl::FlashOp& op, Picoseconds ready);
+
+  ftl::FtlDevice& m_device;
+  CpuCosts m_costs;
+  Picoseconds m_cpu_free_at = 0;
+  Picoseconds m_writes_done_at = 0;  // latest completion of any write so far (for flushes)
+  uint64_t m_cpu_busy_total = 0;
+  uint64_t m_cpu_cycles_total = 0;
+  std::vector<Picoseconds> m_done;  // per operation of the current command, reused
+  tlm::tlm_generic_payload m_op_payload;
+  FlashOpExtension m_op_extension;
+  unsigned char m_scratch[8] = {};
+};
+
+}  // namespace ssd::models

@@ -1,0 +1,153 @@
+#include "models/host/host_interface.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ostream>
+
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+namespace ssd::models {
+
+namespace {
+// PCIe 3.0 and later encode 128 bits in 130 on the wire.
+constexpr double kPcieEncoding = 128.0 / 130.0;
+constexpr uint64_t kProgressCheckEvery = 1u << 14;  // requests between wall-clock looks
+}  // namespace
+
+HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostConfig& host,
+                             workload::WorkloadSource& source, const HostInterfaceOptions& options)
+    : sc_core::sc_module(name),
+      socket("socket"),
+      m_source(source),
+      m_options(options),
+      m_command_overhead(ns_to_ps(host.command_overhead_ns)),
+      m_pcie_ps_per_byte(1e3 / (host.pcie_lanes * host.pcie_gt_s * kPcieEncoding / 8.0)) {
+  m_payload.set_extension(&m_extension);
+  m_payload.set_data_ptr(m_scratch);
+  m_payload.set_byte_enable_ptr(nullptr);
+  m_payload.set_dmi_allowed(false);
+  SC_THREAD(run);
+}
+
+// The payload would delete its extensions on destruction; ours is a member, not heap-allocated.
+HostInterface::~HostInterface() { m_payload.clear_extension(&m_extension); }
+
+Picoseconds HostInterface::submit_time(const workload::Request& request) {
+  const size_t slots = m_source.open_loop() ? m_options.open_loop_slots : m_options.queue_depth;
+  Picoseconds at = m_source.open_loop() ? request.arrival : m_last_submit;
+  // A full queue: the command waits for the earliest completion to free an entry.
+  if (m_in_flight.size() >= slots) {
+    at = std::max(at, m_in_flight.top());
+    m_in_flight.pop();
+  }
+  return std::max(at, m_last_submit);
+}
+
+Picoseconds HostInterface::submit(ftl::HostCommand& command, Picoseconds submitted) {
+  const uint64_t bytes = uint64_t(command.sector_count) * m_options.sector_bytes;
+  Picoseconds ready = submitted + m_command_overhead;
+  if (command.kind == ftl::CommandKind::kWrite) {  // write data crosses the link first
+    const Picoseconds start = std::max(ready, m_to_device_free);
+    m_to_device_free = start + static_cast<Picoseconds>(double(bytes) * m_pcie_ps_per_byte);
+    ready = m_to_device_free;
+  }
+  m_extension.command = &command;
+  m_extension.mismatches = 0;
+  m_payload.set_command(command.kind == ftl::CommandKind::kRead ? tlm::TLM_READ_COMMAND
+                                                                 : tlm::TLM_WRITE_COMMAND);
+  m_payload.set_address(command.start_sector);
+  m_payload.set_data_length(static_cast<unsigned>(bytes));
+  m_payload.set_streaming_width(static_cast<unsigned>(bytes));
+  m_payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = to_sc_time(ready) - sc_core::sc_time_stamp();
+  socket->b_transport(m_payload, delay);
+  if (m_payload.is_response_error()) SC_REPORT_ERROR(name(), m_payload.get_response_string().c_str());
+  Picoseconds completion = to_ps(sc_core::sc_time_stamp() + delay);
+  if (command.kind == ftl::CommandKind::kRead) {  // read data crosses back
+    const Picoseconds start = std::max(completion, m_to_host_free);
+    m_to_host_free = start + static_cast<Picoseconds>(double(bytes) * m_pcie_ps_per_byte);
+    completion = m_to_host_free;
+  }
+  m_stats.mismatches += m_extension.mismatches;
+  return completion;
+}
+
+void HostInterface::record(const ftl::HostCommand& command, Picoseconds arrival,
+                           Picoseconds submitted, Picoseconds completion) {
+  const auto kind = static_cast<size_t>(command.kind);
+  ++m_stats.completed[kind];
+  m_stats.latency[kind].record((completion - arrival) / 1000);
+  const uint64_t bytes = uint64_t(command.sector_count) * m_options.sector_bytes;
+  if (command.kind == ftl::CommandKind::kRead) m_stats.bytes_read += bytes;
+  if (command.kind == ftl::CommandKind::kWrite) m_stats.bytes_written += bytes;
+  m_stats.last_completion = std::max(m_stats.last_completion, completion);
+  if (m_options.request_log) {
+    *m_options.request_log << command.id << ',' << ftl::to_string(command.kind) << ','
+                           << command.start_sector << ',' << command.sector_count << ','
+                           << arrival / 1000 << ',' << submitted / 1000 << ','
+                           << completion / 1000 << ',' << (completion - arrival) / 1000 << '\n';
+  }
+}
+
+void HostInterface::run() {
+  tlm_utils::tlm_quantumkeeper keeper;
+  keeper.reset();
+  m_wall_start = m_last_progress = std::chrono::steady_clock::now();
+  if (m_options.request_log) {
+    *m_options.request_log << "id,kind,start_sector,sectors,arrival_ns,submit_ns,complete_ns,latency_ns\n";
+  }
+  workload::Request request;
+  ftl::HostCommand command;
+  uint64_t issued = 0;
+  while (m_source.next(request)) {
+    const Picoseconds submitted = submit_time(request);
+    if (m_options.duration_ps && submitted >= m_options.duration_ps) break;
+    const Picoseconds arrival = m_source.open_loop() ? request.arrival : submitted;
+    if (issued == 0) m_stats.first_issue = arrival;
+    m_last_submit = submitted;
+    // Keep SystemC time near the submission time, synchronising once per quantum.
+    keeper.set(to_sc_time(submitted) - sc_core::sc_time_stamp());
+    if (keeper.need_sync()) keeper.sync();
+
+    command.kind = request.kind;
+    command.start_sector = request.start_sector;
+    command.sector_count = request.sector_count;
+    command.arrival = arrival;
+    command.queue = request.queue;
+    const Picoseconds completion = submit(command, submitted);
+    m_in_flight.push(completion);
+    record(command, arrival, submitted, completion);
+    if (++issued % kProgressCheckEvery == 0) maybe_report_progress();
+  }
+  // Let simulated time run to the last completion, so the kernel's clock ends where the run does.
+  keeper.sync();
+  if (m_stats.last_completion > to_ps(sc_core::sc_time_stamp())) {
+    sc_core::wait(to_sc_time(m_stats.last_completion) - sc_core::sc_time_stamp());
+  }
+  if (m_progress_shown) std::fprintf(stderr, "\n");
+  m_finished = true;
+  sc_core::sc_stop();
+}
+
+void HostInterface::maybe_report_progress() {
+  if (!m_options.progress) return;
+  const auto now = std::chrono::steady_clock::now();
+  const double since_start = std::chrono::duration<double>(now - m_wall_start).count();
+  if (since_start < 2.0 || std::chrono::duration<double>(now - m_last_progress).count() < 1.0) return;
+  m_last_progress = now;
+  m_progress_shown = true;
+  const uint64_t done = m_stats.total_completed();
+  if (m_options.expected_requests) {
+    std::fprintf(stderr, "\r  %5.1f%%  %llu requests, %.1f ms simulated, %.0f requests/s   ",
+                 100.0 * double(done) / double(m_options.expected_requests),
+                 static_cast<unsigned long long>(done), double(m_last_submit) / 1e9,
+                 double(done) / since_start);
+  } else {
+    std::fprintf(stderr, "\r  %llu requests, %.1f ms simulated, %.0f requests/s   ",
+                 static_cast<unsigned long long>(done), double(m_last_submit) / 1e9,
+                 double(done) / since_start);
+  }
+  std::fflush(stderr);
+}
+
+}  // namespace ssd::models

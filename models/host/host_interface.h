@@ -1,0 +1,85 @@
+// The host side of an NVMe-style link. Takes requests from a workload source and submits them to
+// the controller: closed loop keeps a fixed number of commands in flight (the queue depth); open
+// loop submits at the arrival times, limited by the submission queues' entries. Each command pays
+// a fixed per-command overhead (doorbell, fetch, completion entry), write data crosses PCIe to the
+// device before the controller sees the command, read data crosses back after it completes;
+// each direction of the link is a busy-until resource. Latency runs from arrival (open loop) or
+// submission (closed loop) to the completion of the last byte.
+// Runs as one SC_THREAD with temporal decoupling (tlm_quantumkeeper): it synchronises with the
+// kernel only when its local time passes the global quantum.
+// Not modelled: several hosts, interrupt coalescing, arbitration between submission queues,
+// PCIe packet overheads beyond the line encoding.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <fstream>
+#include <functional>
+#include <queue>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "config/platform_config.h"
+#include "config/scenario_config.h"
+#include "models/common/host_command_extension.h"
+#include "models/common/sim_time.h"
+#include "models/host/host_stats.h"
+#include "workload/workload_source.h"
+
+namespace ssd::models {
+
+struct HostInterfaceOptions {
+  uint32_t queue_depth = 32;         // closed loop: commands in flight
+  uint32_t sector_bytes = 512;
+  uint32_t open_loop_slots = 1024;   // open loop: submission queue entries in all
+  Picoseconds duration_ps = 0;       // stop submitting after this simulated time (0 = no limit)
+  uint64_t expected_requests = 0;    // for progress percentages (0 = unknown)
+  bool progress = false;             // print progress to stderr on long runs
+  std::ostream* request_log = nullptr;  // CSV of every command, or none
+};
+
+class HostInterface : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<HostInterface> socket;
+
+  SC_HAS_PROCESS(HostInterface);
+  HostInterface(sc_core::sc_module_name name, const config::HostConfig& host,
+                workload::WorkloadSource& source, const HostInterfaceOptions& options);
+  ~HostInterface() override;
+
+  const HostStats& stats() const { return m_stats; }
+  bool finished() const { return m_finished; }
+
+ private:
+  void run();
+  Picoseconds submit_time(const workload::Request& request);
+  Picoseconds submit(ftl::HostCommand& command, Picoseconds submitted);
+  void record(const ftl::HostCommand& command, Picoseconds arrival, Picoseconds submitted,
+              Picoseconds completion);
+  void maybe_report_progress();
+
+  workload::WorkloadSource& m_source;
+  HostInterfaceOptions m_options;
+  Picoseconds m_command_overhead;
+  double m_pcie_ps_per_byte;
+  Picoseconds m_to_device_free = 0;  // PCIe, host to device
+  Picoseconds m_to_host_free = 0;    // PCIe, device to host
+  Picoseconds m_last_submit = 0;
+  // Completion times of the commands in flight, earliest on top.
+  std::priority_queue<Picoseconds, std::vector<Picoseconds>, std::greater<>> m_in_flight;
+  HostStats m_stats;
+  bool m_finished = false;
+
+  tlm::tlm_generic_payload m_payload;
+  HostCommandExtension m_extension;
+  unsigned char m_scratch[8] = {};
+
+  std::chrono::steady_clock::time_point m_wall_start;
+  std::chrono::steady_clock::time_point m_last_progress;
+  bool m_progress_shown = false;
+};
+
+}  // namespace ssd::models

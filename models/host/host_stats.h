@@ -1,0 +1,29 @@
+// What the host interface measured: completed commands by kind with their latency histograms,
+// data moved, and integrity results reported back by the controller.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "ftl/core/host_command.h"
+#include "report/latency_histogram.h"
+
+namespace ssd::models {
+
+struct HostStats {
+  std::array<uint64_t, ftl::kCommandKinds> completed{};
+  std::array<report::LatencyHistogram, ftl::kCommandKinds> latency;
+  uint64_t bytes_read = 0;
+  uint64_t bytes_written = 0;
+  uint64_t mismatches = 0;
+  ftl::Picoseconds first_issue = 0;
+  ftl::Picoseconds last_completion = 0;
+
+  uint64_t total_completed() const {
+    uint64_t total = 0;
+    for (uint64_t c : completed) total += c;
+    return total;
+  }
+};
+
+}  // namespace ssd::models

@@ -1,0 +1,55 @@
+// Timing of one controller memory port (DRAM or NVRAM: one model, two configurations): a fixed
+// read or write latency plus the transfer at the port bandwidth, and a busy-until port so that
+// back-to-back accesses queue for the bandwidth. Leaves out banks, rows and refresh, and the
+// asymmetric wear of NVRAM. Plain C++ with no SystemC.
+#pragma once
+
+#include <cstdint>
+
+#include "config/platform_config.h"
+#include "ftl/core/types.h"
+
+namespace ssd::models {
+
+using ftl::Picoseconds;
+
+struct MemoryTimingParams {
+  Picoseconds read_latency = 0;
+  Picoseconds write_latency = 0;
+  double ps_per_byte = 0.0;     // transfer time per byte at the port bandwidth; 0 = unlimited
+  uint64_t capacity_bytes = 0;  // 0 = absent memory: every access is out of range
+  bool persistent = false;      // content survives a power cut (NVRAM); DRAM does not
+
+  static MemoryTimingParams from_config(const config::MemoryConfig& memory);
+};
+
+struct MemoryCounters {
+  uint64_t reads = 0;
+  uint64_t writes = 0;
+  uint64_t read_bytes = 0;
+  uint64_t write_bytes = 0;
+  Picoseconds busy_ps = 0;  // time the port spent transferring
+};
+
+class MemoryTiming {
+ public:
+  explicit MemoryTiming(const MemoryTimingParams& params);
+
+  // Reserves the port for an access that can start no earlier than `ready`; returns its
+  // completion: start = max(ready, port free), completion = start + latency + transfer. The port
+  // is held only for the transfer, so the latencies of successive accesses overlap.
+  Picoseconds schedule(bool is_write, uint32_t bytes, Picoseconds ready);
+
+  const MemoryCounters& counters() const { return m_counters; }
+  const MemoryTimingParams& params() const { return m_params; }
+  Picoseconds transfer_ps(uint32_t bytes) const {
+    return static_cast<Picoseconds>(bytes * m_params.ps_per_byte + 0.5);
+  }
+
+ private:
+  MemoryTimingParams m_params;
+  Picoseconds m_busy_until = 0;
+  MemoryCounters m_counters;
+};
+
+}  // namespace ssd::models

@@ -1,0 +1,197 @@
+#include "models/nand/nand_timing.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <stdexcept>
+
+namespace ssd::models {
+
+namespace {
+
+Picoseconds round_ps(double ps) { return static_cast<Picoseconds>(std::llround(ps)); }
+
+// Both kinds of slot lists are sorted by start and disjoint, so they are sorted by end as well:
+// the first slot that ends after `t` is found by bisection.
+template <typename Slots>
+auto first_ending_after(Slots& slots, Picoseconds t) {
+  return std::partition_point(slots.begin(), slots.end(),
+                              [t](const auto& s) { return s.end <= t; });
+}
+
+template <typename Slot>
+void insert_sorted(std::vector<Slot>& slots, const Slot& slot) {
+  auto pos = std::upper_bound(slots.begin(), slots.end(), slot.start,
+                              [](Picoseconds t, const Slot& s) { return t < s.start; });
+  slots.insert(pos, slot);
+}
+
+// Drops the slots that ended by `t`; `floor` keeps the latest end dropped (see schedule()).
+template <typename Slot>
+void drop_ended(std::vector<Slot>& slots, Picoseconds t, Picoseconds& floor) {
+  auto keep = first_ending_after(slots, t);
+  if (keep == slots.begin()) return;
+  floor = std::max(floor, std::prev(keep)->end);
+  slots.erase(slots.begin(), keep);
+}
+
+}  // namespace
+
+NandTimingParams NandTimingParams::from_config(const config::NandConfig& nand) {
+  NandTimingParams p;
+  p.channels = nand.channels;
+  p.dies = nand.channels * nand.chips_per_channel * nand.dies_per_chip;
+  p.t_read = round_ps(nand.t_read_us * 1e6);
+  p.t_spare_read = round_ps(nand.t_spare_read_us * 1e6);
+  p.t_program = round_ps(nand.t_program_us * 1e6);
+  p.t_erase = round_ps(nand.t_erase_us * 1e6);
+  p.t_command = round_ps(nand.command_address_cycles * (1e6 / nand.channel_mt_s));
+  p.ps_per_byte = 1e6 / (nand.channel_mt_s * nand.channel_width_bytes);
+  return p;
+}
+
+NandTiming::NandTiming(const NandTimingParams& params) : m_params(params) {
+  if (params.channels == 0 || params.dies == 0) {
+    throw std::invalid_argument("NandTiming: channels and dies must be at least 1");
+  }
+  if (!(params.ps_per_byte >= 0.0)) {
+    throw std::invalid_argument("NandTiming: ps_per_byte must be a non-negative number");
+  }
+  // Capacity reserved once so that steady-state scheduling does not allocate.
+  m_die_slots.resize(params.dies);
+  for (auto& slots : m_die_slots) slots.reserve(16);
+  m_channel_slots.resize(params.channels);
+  for (auto& slots : m_channel_slots) slots.reserve(64);
+  m_die_floor.assign(params.dies, 0);
+  m_channel_floor.assign(params.channels, 0);
+  m_moved.reserve(16);
+  m_counters.die_busy_ps.assign(params.dies, 0);
+  m_counters.channel_busy_ps.assign(params.channels, 0);
+}
+
+NandTiming::Shape NandTiming::shape_of(const ftl::FlashOp& op) const {
+  const Picoseconds cmd = m_params.t_command;
+  switch (op.kind) {
+    case ftl::OpKind::kRead: return {cmd, m_params.t_read, transfer_ps(op.bytes)};
+    case ftl::OpKind::kSpareRead: return {cmd, m_params.t_spare_read, transfer_ps(op.bytes)};
+    case ftl::OpKind::kProgram: return {cmd + transfer_ps(op.bytes), m_params.t_program, 0};
+    case ftl::OpKind::kErase: return {cmd, m_params.t_erase, 0};
+    default: return {0, 0, 0};  // memory kinds never get here (schedule() filters them)
+  }
+}
+
+Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
+  assert(ftl::is_flash_op(op.kind) && "memory operations go to the memory model, not NAND");
+  if (!ftl::is_flash_op(op.kind)) return ready;
+  assert(op.die < m_params.dies);
+  const uint32_t die = op.die;
+  const uint32_t channel = channel_of(die);
+
+  drop_ended(m_die_slots[die], ready, m_die_floor[die]);
+  drop_ended(m_channel_slots[channel], ready, m_channel_floor[channel]);
+
+  const Shape shape = shape_of(op);
+  const Overtake rule{true, die, op.op_class, ready};
+  const Placement at = place(die, shape, std::max(ready, m_die_floor[die]), rule);
+
+  // Lower-priority work that has not started makes room: take it off both timelines, put the new
+  // operation in, then put the moved work back, in its old order, at the first places that fit.
+  push_back_overtaken(die, rule, at.start);
+  reserve(die, op.op_class, shape, at);
+  const Overtake fixed{false, die, op.op_class, ready};
+  Picoseconds previous_end = 0;
+  for (const DieSlot& moved : m_moved) {
+    const Placement again =
+        place(die, moved.shape, std::max(moved.start, previous_end), fixed);
+    reserve(die, moved.op_class, moved.shape, again);
+    // A moved read may wait longer for its data-out: the die stays reserved that much longer.
+    m_counters.die_busy_ps[die] += (again.end - again.start) - (moved.end - moved.start);
+    previous_end = again.end;
+  }
+
+  const auto kind = static_cast<size_t>(op.kind);
+  ++m_counters.ops[kind];
+  if (op.kind != ftl::OpKind::kErase) m_counters.bytes[kind] += op.bytes;
+  m_counters.die_busy_ps[die] += at.end - at.start;
+  m_counters.channel_busy_ps[channel] += shape.in_ps + shape.out_ps;
+  return at.end;
+}
+
+NandTiming::Placement NandTiming::place(uint32_t die, const Shape& shape, Picoseconds earliest,
+                                        const Overtake& rule) const {
+  const uint32_t channel = channel_of(die);
+  const auto& slots = m_die_slots[die];
+  Picoseconds t = earliest;
+  // Each round either fits or moves past one die reservation, so the loop ends.
+  for (;;) {
+    const Picoseconds start = channel_gap(channel, t, shape.in_ps, rule);
+    const Picoseconds array_end = start + shape.in_ps + shape.array_ps;
+    const Picoseconds out_start =
+        shape.out_ps ? channel_gap(channel, array_end, shape.out_ps, rule) : array_end;
+    const Picoseconds end = out_start + shape.out_ps;
+
+    bool clash = false;
+    for (auto it = first_ending_after(slots, start); it != slots.end() && it->start < end; ++it) {
+      if (!rule.allows(die, it->op_class, it->start)) {
+        t = it->end;
+        clash = true;
+        break;
+      }
+    }
+    if (!clash) return {start, out_start, end};
+  }
+}
+
+Picoseconds NandTiming::channel_gap(uint32_t channel, Picoseconds earliest, Picoseconds length,
+                                    const Overtake& rule) const {
+  Picoseconds t = std::max(earliest, m_channel_floor[channel]);
+  if (length == 0) return t;
+  const auto& slots = m_channel_slots[channel];
+  for (auto it = first_ending_after(slots, t); it != slots.end(); ++it) {
+    if (rule.allows(it->die, it->op_class, it->owner_start)) continue;  // will be moved
+    if (t + length <= it->start) break;
+    t = std::max(t, it->end);
+  }
+  return t;
+}
+
+void NandTiming::reserve(uint32_t die, ftl::OpClass op_class, const Shape& shape,
+                         const Placement& at) {
+  if (at.end > at.start) insert_sorted(m_die_slots[die], DieSlot{at.start, at.end, shape, op_class});
+  auto& channel = m_channel_slots[channel_of(die)];
+  if (shape.in_ps > 0) {
+    insert_sorted(channel, ChannelSlot{at.start, at.start + shape.in_ps, at.start, die, op_class});
+  }
+  if (shape.out_ps > 0) {
+    insert_sorted(channel, ChannelSlot{at.out_start, at.end, at.start, die, op_class});
+  }
+}
+
+void NandTiming::push_back_overtaken(uint32_t die, const Overtake& rule, Picoseconds new_start) {
+  m_moved.clear();
+  auto& slots = m_die_slots[die];
+  // Reservations that end before the new operation starts are not in its way and stay. The rest
+  // that may be overtaken move to m_moved, in start order; the others close up behind them.
+  auto out = first_ending_after(slots, new_start);
+  for (auto it = out; it != slots.end(); ++it) {
+    if (rule.allows(die, it->op_class, it->start)) {
+      m_moved.push_back(*it);
+    } else {
+      *out++ = *it;
+    }
+  }
+  if (m_moved.empty()) return;
+  slots.erase(out, slots.end());
+
+  // Their channel slots go too; a channel slot names its die slot by die and start.
+  const auto moved_owner = [&](const ChannelSlot& c) {
+    if (c.die != die) return false;
+    auto it = std::lower_bound(m_moved.begin(), m_moved.end(), c.owner_start,
+                               [](const DieSlot& s, Picoseconds t) { return s.start < t; });
+    return it != m_moved.end() && it->start == c.owner_start;
+  };
+  auto& channel = m_channel_slots[channel_of(die)];
+  channel.erase(std::remove_if(channel.begin(), channel.end(), moved_owner), channel.end());
+}
+
+}  // namespace ssd::models

@@ -1,0 +1,125 @@
+// Cycle-approximate timing of the NAND flash array: channel buses and dies, as busy-until
+// reservations in integer picoseconds. Models command/address cycles and data transfer at the
+// channel rate, tR / spare-area tR / tPROG / tBERS, and per-die priority (host reads before host
+// writes before GC, non-preemptive). Leaves out multi-plane, cache read/program, per-page-type
+// timings, ECC and read retry; the channel has no priority (first come, first served).
+// Plain C++ with no SystemC, so the timing can be tested and benchmarked without a kernel.
+//
+// Approximation: when a new operation goes ahead of lower-priority reservations that have not
+// started yet, those reservations (and their channel slots) are moved later on the timelines, so
+// later operations see the die and channel as they will be; but the completion times already
+// returned for the moved operations are not revised.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "config/platform_config.h"
+#include "ftl/core/flash_op.h"
+#include "ftl/core/types.h"
+
+namespace ssd::models {
+
+using ftl::Picoseconds;
+
+struct NandTimingParams {
+  uint32_t channels = 1;
+  uint32_t dies = 1;              // all dies; die d sits on channel d % channels
+  Picoseconds t_read = 0;         // tR
+  Picoseconds t_spare_read = 0;   // array time of a spare-area-only read
+  Picoseconds t_program = 0;      // tPROG
+  Picoseconds t_erase = 0;        // tBERS
+  Picoseconds t_command = 0;      // command and address cycles on the channel, per operation
+  double ps_per_byte = 0.0;       // data transfer on the channel
+
+  static NandTimingParams from_config(const config::NandConfig& nand);
+};
+
+inline constexpr int kNandOpKinds = 4;  // the flash kinds of ftl::OpKind: read .. erase
+
+struct NandCounters {
+  std::array<uint64_t, kNandOpKinds> ops{};    // operations by kind (ftl::OpKind as index)
+  std::array<uint64_t, kNandOpKinds> bytes{};  // bytes moved over the channel, by kind
+  std::vector<Picoseconds> die_busy_ps;        // time each die was reserved (includes data-out)
+  std::vector<Picoseconds> channel_busy_ps;    // time each channel carried commands or data
+
+  uint64_t count(ftl::OpKind kind) const { return ops[static_cast<size_t>(kind)]; }
+};
+
+class NandTiming {
+ public:
+  explicit NandTiming(const NandTimingParams& params);
+
+  // Reserves the die and channel for `op`, which can start no earlier than `ready`, and returns
+  // its completion time. Ready times should be roughly non-decreasing: reservations that ended
+  // before `ready` are forgotten, and an operation ready before such a forgotten reservation ended
+  // is placed after it (pessimistic rather than putting two operations on one die at once).
+  Picoseconds schedule(const ftl::FlashOp& op, Picoseconds ready);
+
+  const NandCounters& counters() const { return m_counters; }
+  const NandTimingParams& params() const { return m_params; }
+  uint32_t channel_of(uint32_t die) const { return die % m_params.channels; }
+  Picoseconds transfer_ps(uint32_t bytes) const {
+    return static_cast<Picoseconds>(bytes * m_params.ps_per_byte + 0.5);
+  }
+
+ private:
+  // What an operation asks of the hardware: `in_ps` on the channel when it starts (command, plus
+  // data-in for a program), `array_ps` on the die alone, then `out_ps` of data-out on the channel.
+  struct Shape {
+    Picoseconds in_ps;
+    Picoseconds array_ps;
+    Picoseconds out_ps;
+  };
+  // One operation's reservation of a die, from its command until its last byte has moved.
+  struct DieSlot {
+    Picoseconds start;
+    Picoseconds end;
+    Shape shape;
+    ftl::OpClass op_class;
+  };
+  // One transfer on a channel; `owner_start` names the DieSlot it belongs to on die `die`.
+  struct ChannelSlot {
+    Picoseconds start;
+    Picoseconds end;
+    Picoseconds owner_start;
+    uint32_t die;
+    ftl::OpClass op_class;
+  };
+  struct Placement {
+    Picoseconds start;
+    Picoseconds out_start;
+    Picoseconds end;
+  };
+  // Which reservations a placement may go ahead of: with `may_overtake`, the not-yet-started
+  // (start >= ready) reservations on `die` of a class below `op_class`; without, none.
+  struct Overtake {
+    bool may_overtake;
+    uint32_t die;
+    ftl::OpClass op_class;
+    Picoseconds ready;
+
+    bool allows(uint32_t slot_die, ftl::OpClass slot_class, Picoseconds slot_start) const {
+      return may_overtake && slot_die == die && slot_class > op_class && slot_start >= ready;
+    }
+  };
+
+  Shape shape_of(const ftl::FlashOp& op) const;
+  void forget_before(uint32_t die, uint32_t channel, Picoseconds ready);
+  Placement place(uint32_t die, const Shape& shape, Picoseconds earliest, const Overtake& rule) const;
+  Picoseconds channel_gap(uint32_t channel, Picoseconds earliest, Picoseconds length,
+                          const Overtake& rule) const;
+  void reserve(uint32_t die, ftl::OpClass op_class, const Shape& shape, const Placement& at);
+  void push_back_overtaken(uint32_t die, const Overtake& rule, Picoseconds new_start);
+
+  NandTimingParams m_params;
+  std::vector<std::vector<DieSlot>> m_die_slots;          // per die, sorted by start, disjoint
+  std::vector<std::vector<ChannelSlot>> m_channel_slots;  // per channel, sorted, disjoint
+  std::vector<Picoseconds> m_die_floor;                   // end of the last forgotten slot
+  std::vector<Picoseconds> m_channel_floor;
+  std::vector<DieSlot> m_moved;                           // scratch, reused by every call
+  NandCounters m_counters;
+};
+
+}  // namespace ssd::models

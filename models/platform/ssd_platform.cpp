@@ -1,0 +1,160 @@
+#include "models/platform/ssd_platform.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "config/capacity.h"
+#include "ftl/core/preconditioner.h"
+#include "workload/synthetic_generator.h"
+
+namespace ssd::models {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+HostInterfaceOptions host_options(const config::LoadedConfig& config,
+                                  const PlatformRunOptions& options) {
+  const auto& workload = config.scenario.workload;
+  HostInterfaceOptions host;
+  host.queue_depth = workload.queue_depth;
+  host.open_loop_slots = config.platform.host.submission_queues * config.platform.host.max_queue_depth;
+  host.duration_ps = static_cast<Picoseconds>(workload.duration_ms * 1e9);
+  host.expected_requests = workload.requests;
+  host.progress = options.progress;
+  host.request_log = options.request_log;
+  host.sector_bytes = config.platform.nand.sector_bytes;
+  return host;
+}
+
+}  // namespace
+
+SsdPlatform::SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfig& config,
+                         const PlatformRunOptions& options)
+    : sc_core::sc_module(name), m_config(config) {
+  const auto& platform = m_config.platform;
+  ftl::FtlDeviceOptions device_options;
+  device_options.oracle = m_config.scenario.run.oracle;
+  m_device = std::make_unique<ftl::FtlDevice>(platform, device_options);
+  m_source = std::make_unique<workload::SyntheticGenerator>(
+      m_config.scenario.workload, config::logical_capacity_bytes(platform), platform.nand.sector_bytes);
+
+  m_nand = std::make_unique<NandArray>("nand", NandTimingParams::from_config(platform.nand));
+  m_dram = std::make_unique<MemoryModel>("dram", MemoryTimingParams::from_config(platform.dram));
+  m_nvram = std::make_unique<MemoryModel>("nvram", MemoryTimingParams::from_config(platform.nvram));
+  m_processor = std::make_unique<FtlProcessor>("ftl_processor", platform, *m_device);
+  m_host = std::make_unique<HostInterface>("host", platform.host, *m_source, host_options(m_config, options));
+
+  m_host->socket.bind(m_processor->host_socket);
+  m_processor->nand_socket.bind(m_nand->socket);
+  m_processor->dram_socket.bind(m_dram->socket);
+  m_processor->nvram_socket.bind(m_nvram->socket);
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(
+      sc_core::sc_time::from_value(static_cast<uint64_t>(platform.sim.quantum_ns * 1000)));
+}
+
+SsdPlatform::~SsdPlatform() = default;
+
+void SsdPlatform::precondition() {
+  const auto start = std::chrono::steady_clock::now();
+  const bool show = m_config.scenario.run.progress;
+  const auto progress = [&](double share) {
+    if (show && seconds_since(start) > 2.0) {
+      std::fprintf(stderr, "\r  preconditioning %5.1f%%", share * 100.0);
+      std::fflush(stderr);
+    }
+  };
+  const auto result = ftl::precondition(*m_device, m_config.scenario.precondition, progress);
+  m_precondition_units = result.units_written;
+  m_precondition_wall_s = seconds_since(start);
+  if (show && m_precondition_wall_s > 2.0) std::fprintf(stderr, "\n");
+  m_stats_before_run = m_device->scheme().stats();
+}
+
+report::RunReport SsdPlatform::run() {
+  m_stats_before_run = m_device->scheme().stats();
+  const auto start = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  return gather(seconds_since(start));
+}
+
+report::RunReport SsdPlatform::gather(double wall_s) const {
+  const auto& platform = m_config.platform;
+  const HostStats& host = m_host->stats();
+  report::RunReport r;
+  r.platform_name = platform.name;
+  r.platform_file = m_config.platform_path;
+  r.scenario_name = m_config.scenario.name;
+  r.scenario_file = m_config.scenario_path;
+  r.scheme = platform.ftl.scheme;
+  r.seed = m_config.scenario.workload.seed;
+  r.logical_bytes = config::logical_capacity_bytes(platform);
+  r.physical_bytes = config::physical_capacity_bytes(platform);
+
+  using ftl::CommandKind;
+  const auto kind = [](CommandKind k) { return static_cast<size_t>(k); };
+  r.reads = host.completed[kind(CommandKind::kRead)];
+  r.writes = host.completed[kind(CommandKind::kWrite)];
+  r.flushes = host.completed[kind(CommandKind::kFlush)];
+  r.trims = host.completed[kind(CommandKind::kTrim)];
+  r.bytes_read = host.bytes_read;
+  r.bytes_written = host.bytes_written;
+  r.latency_read = host.latency[kind(CommandKind::kRead)];
+  r.latency_write = host.latency[kind(CommandKind::kWrite)];
+  r.latency_flush = host.latency[kind(CommandKind::kFlush)];
+  r.latency_trim = host.latency[kind(CommandKind::kTrim)];
+
+  const ftl::FtlStats& now = m_device->scheme().stats();
+  const ftl::FtlStats& before = m_stats_before_run;
+  r.host_units_written = now.host_units_written - before.host_units_written;
+  r.gc_units_written = now.gc_units_written - before.gc_units_written;
+  r.gc_invocations = now.gc_invocations - before.gc_invocations;
+  r.gc_pages_copied = now.gc_units_copied - before.gc_units_copied;
+  r.gc_erases = now.gc_erases - before.gc_erases;
+
+  const ftl::FlashArray& flash = m_device->flash();
+  const uint32_t blocks = m_device->geometry().blocks();
+  uint64_t erase_sum = 0;
+  r.erase_count_min = blocks ? flash.erase_count(0) : 0;
+  for (ftl::BlockId b = 0; b < blocks; ++b) {
+    const uint64_t count = flash.erase_count(b);
+    r.erase_count_min = std::min(r.erase_count_min, count);
+    r.erase_count_max = std::max(r.erase_count_max, count);
+    erase_sum += count;
+  }
+  r.erase_count_mean = blocks ? double(erase_sum) / blocks : 0.0;
+
+  const NandCounters& nand = m_nand->timing().counters();
+  r.nand_reads = nand.count(ftl::OpKind::kRead);
+  r.nand_spare_reads = nand.count(ftl::OpKind::kSpareRead);
+  r.nand_programs = nand.count(ftl::OpKind::kProgram);
+  r.nand_erases = nand.count(ftl::OpKind::kErase);
+
+  r.mapping_memory_bytes = m_device->scheme().mapping_memory_bytes();
+  r.mapping_cache_hit_ratio = m_device->scheme().cache_hit_ratio();
+
+  r.dram_read_bytes = m_dram->timing().counters().read_bytes;
+  r.dram_write_bytes = m_dram->timing().counters().write_bytes;
+  r.nvram_read_bytes = m_nvram->timing().counters().read_bytes;
+  r.nvram_write_bytes = m_nvram->timing().counters().write_bytes;
+
+  const ftl::Oracle* oracle = m_device->oracle();
+  r.integrity_enabled = oracle != nullptr;
+  if (oracle) {
+    r.integrity_checked_reads = oracle->checked_reads();
+    r.integrity_mismatches = oracle->mismatches();
+    r.integrity_first_mismatch = oracle->first_mismatch();
+  }
+  r.precondition_units_written = m_precondition_units;
+  r.precondition_wall_s = m_precondition_wall_s;
+  r.simulated_ns = host.last_completion / 1000;
+  r.wall_s = wall_s;
+  return r;
+}
+
+}  // namespace ssd::models

@@ -1,0 +1,62 @@
+// The whole simulated SSD, wired from a platform and a scenario: host interface -> FTL processor
+// -> NAND array, DRAM and NVRAM (one memory model, two configurations). Construct it during
+// elaboration, call precondition() (untimed) and then run(), which starts the SystemC kernel and
+// returns the report. One platform per process: SystemC cannot elaborate twice.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <ostream>
+#include <string>
+
+#include <systemc>
+
+#include "config/config_loader.h"
+#include "ftl/core/ftl_device.h"
+#include "ftl/core/ftl_stats.h"
+#include "models/controller/ftl_processor.h"
+#include "models/host/host_interface.h"
+#include "models/memory/memory_model.h"
+#include "models/nand/nand_array.h"
+#include "report/run_report.h"
+#include "workload/workload_source.h"
+
+namespace ssd::models {
+
+struct PlatformRunOptions {
+  bool progress = false;
+  std::ostream* request_log = nullptr;
+};
+
+class SsdPlatform : public sc_core::sc_module {
+ public:
+  SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfig& config,
+              const PlatformRunOptions& options);
+  ~SsdPlatform() override;
+
+  // Fills and ages the device as the scenario asks, with no timing. Call before run().
+  void precondition();
+  // Runs the workload to its end and gathers the report.
+  report::RunReport run();
+
+  ftl::FtlDevice& device() { return *m_device; }
+  const HostInterface& host() const { return *m_host; }
+  const NandArray& nand() const { return *m_nand; }
+
+ private:
+  report::RunReport gather(double wall_s) const;
+
+  config::LoadedConfig m_config;
+  std::unique_ptr<ftl::FtlDevice> m_device;
+  std::unique_ptr<workload::WorkloadSource> m_source;
+  std::unique_ptr<NandArray> m_nand;
+  std::unique_ptr<MemoryModel> m_dram;
+  std::unique_ptr<MemoryModel> m_nvram;
+  std::unique_ptr<FtlProcessor> m_processor;
+  std::unique_ptr<HostInterface> m_host;
+  ftl::FtlStats m_stats_before_run;
+  uint64_t m_precondition_units = 0;
+  double m_precondition_wall_s = 0.0;
+};
+
+}  // namespace ssd::models

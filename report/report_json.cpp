@@ -1,0 +1,105 @@
+// report.json: the RunReport as a JSON document (docs/report.md documents every field).
+//
+// nlohmann::json keeps object keys sorted, so the key order, and with it the dumped text, depends
+// only on the values: two runs with the same inputs and seed dump byte for byte the same (once the
+// wall-clock fields are left out). Doubles are dumped in their shortest round-trip form.
+// Derived figures (IOPS, bandwidth, WAF) are computed here only; summary_text reads them back from
+// this document, so the terminal and the file can never disagree.
+#include <nlohmann/json.hpp>
+
+#include "report/run_report.h"
+
+namespace ssd::report {
+namespace {
+
+using nlohmann::json;
+
+json latency_json(const LatencyHistogram& histogram) {
+  const LatencySummary s = histogram.summary();
+  return json{{"count", s.count}, {"mean", s.mean_ns}, {"p50", s.p50_ns},  {"p90", s.p90_ns},
+              {"p99", s.p99_ns},  {"p999", s.p999_ns}, {"max", s.max_ns}};
+}
+
+// Rate per second of simulated (or wall) time; 0 when no time passed, rather than inf or NaN,
+// which JSON cannot carry.
+double per_second(double amount, double seconds) { return seconds > 0.0 ? amount / seconds : 0.0; }
+
+}  // namespace
+
+json to_json(const RunReport& r, bool include_wall_clock) {
+  const uint64_t completed = r.reads + r.writes + r.flushes + r.trims;
+  const double simulated_s = static_cast<double>(r.simulated_ns) / 1e9;
+
+  json j;
+  j["run"] = {{"platform", r.platform_name}, {"platform_file", r.platform_file},
+              {"scenario", r.scenario_name}, {"scenario_file", r.scenario_file},
+              {"scheme", r.scheme},          {"seed", r.seed}};
+  j["device"] = {{"logical_bytes", r.logical_bytes}, {"physical_bytes", r.physical_bytes}};
+
+  j["requests"] = {{"read", r.reads}, {"write", r.writes}, {"flush", r.flushes}, {"trim", r.trims}};
+  j["bytes"] = {{"read", r.bytes_read}, {"written", r.bytes_written}};
+  j["latency_ns"] = {{"read", latency_json(r.latency_read)},
+                     {"write", latency_json(r.latency_write)},
+                     {"flush", latency_json(r.latency_flush)},
+                     {"trim", latency_json(r.latency_trim)}};
+
+  j["iops"] = per_second(static_cast<double>(completed), simulated_s);
+  // MB = 10^6 bytes, as drive datasheets count them.
+  j["bandwidth_mb_s"] =
+      per_second(static_cast<double>(r.bytes_read + r.bytes_written), simulated_s) / 1e6;
+  j["bandwidth_mb_s_read"] = per_second(static_cast<double>(r.bytes_read), simulated_s) / 1e6;
+  j["bandwidth_mb_s_write"] = per_second(static_cast<double>(r.bytes_written), simulated_s) / 1e6;
+
+  // Write amplification in mapping units; undefined (null) when the host wrote nothing.
+  if (r.host_units_written > 0) {
+    j["waf"] = static_cast<double>(r.host_units_written + r.gc_units_written) /
+               static_cast<double>(r.host_units_written);
+  } else {
+    j["waf"] = nullptr;
+  }
+  j["ftl"] = {{"host_units_written", r.host_units_written},
+              {"gc_units_written", r.gc_units_written}};
+  j["gc"] = {{"invocations", r.gc_invocations},
+             {"pages_copied", r.gc_pages_copied},
+             {"erases", r.gc_erases}};
+  j["wear"] = {{"erase_count_min", r.erase_count_min},
+               {"erase_count_max", r.erase_count_max},
+               {"erase_count_mean", r.erase_count_mean}};
+  j["nand_ops"] = {{"read", r.nand_reads},
+                   {"spare_read", r.nand_spare_reads},
+                   {"program", r.nand_programs},
+                   {"erase", r.nand_erases}};
+
+  j["mapping"] = {{"memory_bytes", r.mapping_memory_bytes}};
+  if (r.mapping_cache_hit_ratio) {
+    j["mapping"]["cache_hit_ratio"] = *r.mapping_cache_hit_ratio;
+  } else {
+    j["mapping"]["cache_hit_ratio"] = nullptr;
+  }
+  j["memory"] = {{"dram_read_bytes", r.dram_read_bytes},
+                 {"dram_write_bytes", r.dram_write_bytes},
+                 {"nvram_read_bytes", r.nvram_read_bytes},
+                 {"nvram_write_bytes", r.nvram_write_bytes}};
+
+  j["integrity"] = {{"enabled", r.integrity_enabled},
+                    {"checked_reads", r.integrity_checked_reads},
+                    {"mismatches", r.integrity_mismatches}};
+  if (r.integrity_first_mismatch.empty()) {
+    j["integrity"]["first_mismatch"] = nullptr;
+  } else {
+    j["integrity"]["first_mismatch"] = r.integrity_first_mismatch;
+  }
+
+  j["precondition"] = {{"units_written", r.precondition_units_written}};
+  j["sim"] = {{"simulated_ns", r.simulated_ns}};
+  // The only fields that differ between two runs of the same inputs: left out on request so such
+  // runs can be compared as text (golden reports, determinism tests).
+  if (include_wall_clock) {
+    j["precondition"]["wall_s"] = r.precondition_wall_s;
+    j["sim"]["wall_s"] = r.wall_s;
+    j["sim"]["requests_per_wall_s"] = per_second(static_cast<double>(completed), r.wall_s);
+  }
+  return j;
+}
+
+}  // namespace ssd::report

@@ -1,0 +1,156 @@
+// The short human summary printed at the end of a run.
+//
+// It is rendered from to_json() rather than from the RunReport fields directly, so derived
+// figures (IOPS, bandwidth, WAF, percentiles) have a single definition and the terminal always
+// shows what report.json holds.
+#include <fmt/format.h>
+
+#include <array>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "report/run_report.h"
+
+namespace ssd::report {
+namespace {
+
+using nlohmann::json;
+
+// Bytes in binary units (mapping tables and memories are sized in powers of two).
+std::string human_bytes(uint64_t bytes) {
+  static constexpr std::array<const char*, 6> kUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  if (bytes < 1024) return fmt::format("{} B", bytes);
+  double value = static_cast<double>(bytes);
+  size_t unit = 0;
+  while (value >= 1024.0 && unit + 1 < kUnits.size()) {
+    value /= 1024.0;
+    ++unit;
+  }
+  return fmt::format("{:.1f} {}", value, kUnits[unit]);
+}
+
+// Simulated time in the unit that keeps it readable: runs span microseconds to minutes.
+std::string human_ns(uint64_t ns) {
+  const double v = static_cast<double>(ns);
+  if (ns < 1000) return fmt::format("{} ns", ns);
+  if (ns < 1000000) return fmt::format("{:.3f} us", v / 1e3);
+  if (ns < 1000000000) return fmt::format("{:.3f} ms", v / 1e6);
+  return fmt::format("{:.3f} s", v / 1e9);
+}
+
+double us(const json& ns) { return ns.get<double>() / 1e3; }
+
+void append_identity(std::string& out, const json& run) {
+  const auto with_file = [](const json& name, const json& file) {
+    const std::string f = file.get<std::string>();
+    return f.empty() ? name.get<std::string>() : fmt::format("{} ({})", name.get<std::string>(), f);
+  };
+  out += fmt::format("scheme {} | platform {} | scenario {} | seed {}\n",
+                     run["scheme"].get<std::string>(),
+                     with_file(run["platform"], run["platform_file"]),
+                     with_file(run["scenario"], run["scenario_file"]),
+                     run["seed"].get<uint64_t>());
+}
+
+void append_latency_table(std::string& out, const json& latency) {
+  static constexpr std::array<const char*, 4> kKinds = {"read", "write", "flush", "trim"};
+  std::string rows;
+  for (const char* kind : kKinds) {
+    const json& l = latency[kind];
+    if (l["count"].get<uint64_t>() == 0) continue;  // an idle kind would be a row of zeros
+    rows += fmt::format("  {:<6} {:>11} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f}\n", kind,
+                        l["count"].get<uint64_t>(), us(l["mean"]), us(l["p50"]), us(l["p99"]),
+                        us(l["p999"]), us(l["max"]));
+  }
+  if (rows.empty()) {
+    out += "latency: no requests completed\n";
+    return;
+  }
+  out += fmt::format("  {:<6} {:>11} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "(us)", "count", "mean",
+                     "p50", "p99", "p99.9", "max");
+  out += rows;
+}
+
+void append_integrity(std::string& out, const json& integrity) {
+  if (!integrity["enabled"].get<bool>()) {
+    out += "integrity: off\n";
+    return;
+  }
+  const uint64_t mismatches = integrity["mismatches"].get<uint64_t>();
+  out += fmt::format("integrity: {} reads checked, {} mismatches",
+                     integrity["checked_reads"].get<uint64_t>(), mismatches);
+  if (mismatches > 0 && integrity["first_mismatch"].is_string()) {
+    out += fmt::format("; first: {}", integrity["first_mismatch"].get<std::string>());
+  }
+  out += "\n";
+}
+
+}  // namespace
+
+std::string summary_text(const RunReport& report) {
+  const json j = to_json(report, /*include_wall_clock=*/true);
+  std::string out;
+
+  append_identity(out, j["run"]);
+  const json& req = j["requests"];
+  out += fmt::format("requests: {} read, {} write, {} flush, {} trim ({} read, {} written)\n",
+                     req["read"].get<uint64_t>(), req["write"].get<uint64_t>(),
+                     req["flush"].get<uint64_t>(), req["trim"].get<uint64_t>(),
+                     human_bytes(j["bytes"]["read"].get<uint64_t>()),
+                     human_bytes(j["bytes"]["written"].get<uint64_t>()));
+  append_latency_table(out, j["latency_ns"]);
+
+  out += fmt::format("throughput: {:.0f} IOPS, {:.1f} MB/s (read {:.1f}, write {:.1f})\n",
+                     j["iops"].get<double>(), j["bandwidth_mb_s"].get<double>(),
+                     j["bandwidth_mb_s_read"].get<double>(),
+                     j["bandwidth_mb_s_write"].get<double>());
+  const json& ftl = j["ftl"];
+  if (j["waf"].is_null()) {
+    out += "waf: n/a (no host writes)\n";
+  } else {
+    out += fmt::format("waf: {:.3f} (host {} + gc {} units)\n", j["waf"].get<double>(),
+                       ftl["host_units_written"].get<uint64_t>(),
+                       ftl["gc_units_written"].get<uint64_t>());
+  }
+  const json& gc = j["gc"];
+  const json& wear = j["wear"];
+  out += fmt::format(
+      "gc: {} invocations, {} pages copied, {} erases; erase count min/mean/max {}/{:.2f}/{}\n",
+      gc["invocations"].get<uint64_t>(), gc["pages_copied"].get<uint64_t>(),
+      gc["erases"].get<uint64_t>(), wear["erase_count_min"].get<uint64_t>(),
+      wear["erase_count_mean"].get<double>(),
+      wear["erase_count_max"].get<uint64_t>());
+  const json& nand = j["nand_ops"];
+  out += fmt::format("nand ops: {} reads, {} spare reads, {} programs, {} erases\n",
+                     nand["read"].get<uint64_t>(), nand["spare_read"].get<uint64_t>(),
+                     nand["program"].get<uint64_t>(), nand["erase"].get<uint64_t>());
+
+  const json& mapping = j["mapping"];
+  out += fmt::format("mapping: {}", human_bytes(mapping["memory_bytes"].get<uint64_t>()));
+  if (!mapping["cache_hit_ratio"].is_null()) {
+    out += fmt::format(", cache hit ratio {:.2f}%",
+                       mapping["cache_hit_ratio"].get<double>() * 100.0);
+  }
+  out += "\n";
+  const json& mem = j["memory"];
+  out += fmt::format("memory: DRAM {} read, {} written; NVRAM {} read, {} written\n",
+                     human_bytes(mem["dram_read_bytes"].get<uint64_t>()),
+                     human_bytes(mem["dram_write_bytes"].get<uint64_t>()),
+                     human_bytes(mem["nvram_read_bytes"].get<uint64_t>()),
+                     human_bytes(mem["nvram_write_bytes"].get<uint64_t>()));
+  append_integrity(out, j["integrity"]);
+
+  const json& pre = j["precondition"];
+  if (pre["units_written"].get<uint64_t>() > 0) {
+    out += fmt::format("precondition: {} units written in {:.2f} s wall\n",
+                       pre["units_written"].get<uint64_t>(), pre["wall_s"].get<double>());
+  }
+  const json& sim = j["sim"];
+  out += fmt::format("time: {} simulated, {:.2f} s wall, {:.0f} simulated requests per wall second\n",
+                     human_ns(sim["simulated_ns"].get<uint64_t>()), sim["wall_s"].get<double>(),
+                     sim["requests_per_wall_s"].get<double>());
+  return out;
+}
+
+}  // namespace ssd::report

@@ -1,0 +1,76 @@
+// Everything one run measured, gathered by the platform at the end of a simulation, and its two
+// renderings: report.json (docs/report.md documents every field) and the short human summary.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "report/latency_histogram.h"
+
+namespace ssd::report {
+
+struct RunReport {
+  // What ran.
+  std::string platform_name;
+  std::string platform_file;
+  std::string scenario_name;
+  std::string scenario_file;
+  std::string scheme;
+  uint64_t seed = 0;
+  uint64_t logical_bytes = 0;   // capacity the host sees
+  uint64_t physical_bytes = 0;  // raw flash data area
+
+  // Host commands completed, by kind, and their data.
+  uint64_t reads = 0, writes = 0, flushes = 0, trims = 0;
+  uint64_t bytes_read = 0, bytes_written = 0;
+  LatencyHistogram latency_read, latency_write, latency_flush, latency_trim;
+
+  // FTL: mapping units written by the host and by GC (waf = (host + gc) / host, units).
+  uint64_t host_units_written = 0;
+  uint64_t gc_units_written = 0;
+  uint64_t gc_invocations = 0, gc_pages_copied = 0, gc_erases = 0;
+  uint64_t erase_count_min = 0, erase_count_max = 0;
+  double erase_count_mean = 0.0;
+
+  // NAND operations issued during the timed run, by kind.
+  uint64_t nand_reads = 0, nand_spare_reads = 0, nand_programs = 0, nand_erases = 0;
+
+  // Mapping state as the controller would hold it.
+  uint64_t mapping_memory_bytes = 0;
+  std::optional<double> mapping_cache_hit_ratio;  // null where the scheme has no cache
+
+  // Controller memories.
+  uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
+  uint64_t nvram_read_bytes = 0, nvram_write_bytes = 0;
+
+  // Data-integrity oracle.
+  bool integrity_enabled = false;
+  uint64_t integrity_checked_reads = 0;
+  uint64_t integrity_mismatches = 0;
+  std::string integrity_first_mismatch;  // "" when none
+
+  // Preconditioning (untimed).
+  uint64_t precondition_units_written = 0;
+  double precondition_wall_s = 0.0;
+
+  // Simulation.
+  uint64_t simulated_ns = 0;
+  double wall_s = 0.0;  // wall-clock fields: the only ones allowed to differ between equal runs
+};
+
+// JSON document of the report. With include_wall_clock=false the wall-clock fields
+// (sim.wall_s, sim.requests_per_wall_s, precondition.wall_s) are left out, so two runs with the
+// same inputs and seed compare equal byte for byte.
+nlohmann::json to_json(const RunReport& report, bool include_wall_clock = true);
+
+// A few lines for the terminal: requests, latency table, IOPS, bandwidth, WAF, GC, integrity.
+std::string summary_text(const RunReport& report);
+
+// Writes report.json into `dir` (created if missing) through a temporary file and a rename, so a
+// failed run never leaves a half-written report. Throws std::runtime_error naming the path.
+void write_report_json(const RunReport& report, const std::string& dir);
+
+}  // namespace ssd::report

@@ -1,0 +1,27 @@
+// A tiny flash device for FTL tests: small enough that a million commands run in seconds and GC
+// runs constantly, big enough to have several channels, dies and planes.
+#pragma once
+
+#include "config/platform_config.h"
+
+namespace ssd::testing {
+
+inline config::PlatformConfig tiny_platform(uint32_t unit_bytes = 0) {
+  config::PlatformConfig p;
+  p.nand.channels = 2;
+  p.nand.chips_per_channel = 2;
+  p.nand.dies_per_chip = 1;
+  p.nand.planes_per_die = 2;
+  p.nand.blocks_per_plane = 64;
+  p.nand.pages_per_block = 16;
+  p.nand.page_bytes = 4096;
+  p.nand.spare_bytes = 64;
+  p.nand.sector_bytes = 512;
+  p.ftl.scheme = "page";
+  p.ftl.mapping_unit_bytes = unit_bytes;
+  p.ftl.over_provisioning = 0.25;
+  p.ftl.gc_threshold = 0.05;
+  return p;
+}
+
+}  // namespace ssd::testing

@@ -1,0 +1,182 @@
+// NandTiming without SystemC: every expected time is written out from the parameters below.
+#include "models/nand/nand_timing.h"
+
+#include <gtest/gtest.h>
+
+namespace ssd::models {
+namespace {
+
+using ftl::FlashOp;
+using ftl::OpClass;
+using ftl::OpKind;
+
+constexpr uint32_t kPage = 4096;
+constexpr uint32_t kSpare = 128;
+
+// Round numbers so the sums below are easy to check by hand: 2 channels, 4 dies (dies 0 and 2 on
+// channel 0, dies 1 and 3 on channel 1), 1 byte per ns on the channel.
+NandTimingParams test_params() {
+  NandTimingParams p;
+  p.channels = 2;
+  p.dies = 4;
+  p.t_read = 50'000'000;          // 50 us
+  p.t_spare_read = 20'000'000;    // 20 us
+  p.t_program = 500'000'000;      // 500 us
+  p.t_erase = 3'000'000'000;      // 3 ms
+  p.t_command = 10'000;           // 10 ns
+  p.ps_per_byte = 1000.0;         // 1 GB/s
+  return p;
+}
+
+constexpr Picoseconds kCmd = 10'000;
+constexpr Picoseconds kRead = 50'000'000;
+constexpr Picoseconds kSpareRead = 20'000'000;
+constexpr Picoseconds kProg = 500'000'000;
+constexpr Picoseconds kErase = 3'000'000'000;
+constexpr Picoseconds kXfer = kPage * 1000;  // one page over the channel
+
+FlashOp op(OpKind kind, OpClass op_class, uint32_t die, uint32_t bytes) {
+  return FlashOp{kind, op_class, die, bytes, ftl::kNone, 0};
+}
+FlashOp host_read(uint32_t die) { return op(OpKind::kRead, OpClass::kHostRead, die, kPage); }
+FlashOp host_program(uint32_t die) { return op(OpKind::kProgram, OpClass::kHostWrite, die, kPage); }
+FlashOp gc_program(uint32_t die) { return op(OpKind::kProgram, OpClass::kGc, die, kPage); }
+FlashOp gc_erase(uint32_t die) { return op(OpKind::kErase, OpClass::kGc, die, 0); }
+
+TEST(NandTiming, ReadOnIdleDieTakesCommandArrayTimeAndTransfer) {
+  NandTiming nand(test_params());
+  EXPECT_EQ(nand.schedule(host_read(0), 1'000), 1'000 + kCmd + kRead + kXfer);
+}
+
+TEST(NandTiming, ParamsFromConfigUseTheChannelRate) {
+  config::NandConfig cfg;  // 333 MT/s, 1 byte wide, 7 command/address cycles, tR 50 us
+  const NandTimingParams p = NandTimingParams::from_config(cfg);
+  EXPECT_EQ(p.channels, 2u);
+  EXPECT_EQ(p.dies, 4u);
+  EXPECT_EQ(p.t_command, 21'021u);  // 7 * 1e6 / 333 = 21021.02 ps
+  EXPECT_DOUBLE_EQ(p.ps_per_byte, 1e6 / 333.0);
+  EXPECT_EQ(p.t_read, 50'000'000u);
+  EXPECT_EQ(p.t_spare_read, 20'000'000u);
+  EXPECT_EQ(p.t_program, 500'000'000u);
+  EXPECT_EQ(p.t_erase, 3'000'000'000u);
+
+  NandTiming nand(p);
+  // 4096 B * 3003.003 ps/B = 12'300'300.3 ps, rounded once per transfer.
+  EXPECT_EQ(nand.schedule(host_read(0), 0), 21'021u + 50'000'000u + 12'300'300u);
+}
+
+TEST(NandTiming, TwoReadsOnOneChannelContendOnlyForTheBus) {
+  NandTiming nand(test_params());
+  const Picoseconds first = nand.schedule(host_read(0), 0);
+  // Die 2 shares channel 0: its command goes while die 0 reads its array, its tR overlaps die
+  // 0's, and only its data-out waits for die 0's data-out.
+  const Picoseconds second = nand.schedule(host_read(2), 0);
+  EXPECT_EQ(first, kCmd + kRead + kXfer);
+  EXPECT_EQ(second, first + kXfer);
+}
+
+TEST(NandTiming, TwoReadsOnOneDieRunOneAfterTheOther) {
+  NandTiming nand(test_params());
+  const Picoseconds first = nand.schedule(host_read(0), 0);
+  // The die holds the first page in its register until the data-out ends.
+  EXPECT_EQ(nand.schedule(host_read(0), 0), first + kCmd + kRead + kXfer);
+}
+
+TEST(NandTiming, ProgramDelaysReadOnAnotherDieOnlyByItsTransfer) {
+  NandTiming nand(test_params());
+  const Picoseconds program = nand.schedule(host_program(0), 0);
+  const Picoseconds read = nand.schedule(host_read(2), 0);
+  EXPECT_EQ(program, kCmd + kXfer + kProg);
+  // The read's command waits for the program's command and data-in, not for tPROG.
+  EXPECT_EQ(read, (kCmd + kXfer) + kCmd + kRead + kXfer);
+  EXPECT_LT(read, program);
+}
+
+TEST(NandTiming, ReadsOnDifferentChannelsDoNotInteract) {
+  NandTiming nand(test_params());
+  EXPECT_EQ(nand.schedule(host_read(0), 0), kCmd + kRead + kXfer);
+  EXPECT_EQ(nand.schedule(host_read(1), 0), kCmd + kRead + kXfer);
+  // Nor does a program on channel 0 delay a read on channel 1.
+  NandTiming other(test_params());
+  EXPECT_EQ(other.schedule(host_program(0), 0), kCmd + kXfer + kProg);
+  EXPECT_EQ(other.schedule(host_read(3), 0), kCmd + kRead + kXfer);
+}
+
+TEST(NandTiming, EraseHoldsTheDieForCommandAndBlockErase) {
+  NandTiming nand(test_params());
+  const Picoseconds erase = nand.schedule(gc_erase(0), 0);
+  EXPECT_EQ(erase, kCmd + kErase);
+  // A read on the same die arriving after the erase started waits for it.
+  EXPECT_EQ(nand.schedule(host_read(0), 1'000), erase + kCmd + kRead + kXfer);
+  // Only the command used the channel: a read on the other die of the channel, once that command
+  // is over, is not delayed.
+  EXPECT_EQ(nand.schedule(host_read(2), kCmd), kCmd + kCmd + kRead + kXfer);
+}
+
+TEST(NandTiming, SpareReadUsesItsOwnArrayTime) {
+  NandTiming nand(test_params());
+  EXPECT_EQ(nand.schedule(op(OpKind::kSpareRead, OpClass::kHostRead, 0, kSpare), 0),
+            kCmd + kSpareRead + kSpare * 1000);
+}
+
+TEST(NandTiming, HostReadGoesAheadOfQueuedWritesAndGcAfterHostWrites) {
+  NandTiming nand(test_params());
+  // In progress on die 0 from time 0: a GC erase. Then, while it runs, a host write and a GC
+  // program queue behind it, in that order.
+  const Picoseconds erase_end = nand.schedule(gc_erase(0), 0);
+  ASSERT_EQ(erase_end, kCmd + kErase);
+  constexpr Picoseconds kProgram = kCmd + kXfer + kProg;  // die time of one program
+  EXPECT_EQ(nand.schedule(host_program(0), 1'000), erase_end + kProgram);
+  EXPECT_EQ(nand.schedule(gc_program(0), 2'000), erase_end + 2 * kProgram);
+
+  // A host read arriving later cannot interrupt the erase but goes ahead of both.
+  const Picoseconds read_end = nand.schedule(host_read(0), 3'000);
+  EXPECT_EQ(read_end, erase_end + kCmd + kRead + kXfer);
+
+  // The queue is now: erase, read, host program, GC program. Another GC op goes to the back.
+  EXPECT_EQ(nand.schedule(gc_erase(0), 4'000), read_end + 2 * kProgram + kCmd + kErase);
+  // A second host write goes after the first (FIFO within a class) but ahead of both GC ops.
+  EXPECT_EQ(nand.schedule(host_program(0), 5'000), read_end + 2 * kProgram);
+  // Which pushed the GC program and GC erase back by one program: a last GC op shows it.
+  EXPECT_EQ(nand.schedule(gc_erase(0), 6'000),
+            read_end + 3 * kProgram + 2 * (kCmd + kErase));
+}
+
+TEST(NandTiming, MovedReservationsFreeTheChannelForTheOvertakingRead) {
+  NandTiming nand(test_params());
+  const Picoseconds erase_end = nand.schedule(gc_erase(0), 0);
+  // A GC program queued behind the erase has its command and data-in reserved on the channel
+  // right after the erase; a host read that overtakes it gets that channel time.
+  nand.schedule(gc_program(0), 1'000);
+  const Picoseconds read_end = nand.schedule(host_read(0), 2'000);
+  EXPECT_EQ(read_end, erase_end + kCmd + kRead + kXfer);
+  // The GC program's channel slot moved with it: an erase on die 2 (same channel) issued just
+  // after the read's command gets the bus at once, where the old slot would have held it for a
+  // whole data-in.
+  const Picoseconds after_read_command = erase_end + kCmd;
+  EXPECT_EQ(nand.schedule(gc_erase(2), after_read_command), after_read_command + kCmd + kErase);
+}
+
+TEST(NandTiming, CountsOperationsAndBusyTime) {
+  NandTiming nand(test_params());
+  nand.schedule(host_read(0), 0);
+  nand.schedule(host_read(2), 0);
+  nand.schedule(host_program(1), 0);
+  nand.schedule(gc_erase(3), 0);
+  const NandCounters& c = nand.counters();
+  EXPECT_EQ(c.count(OpKind::kRead), 2u);
+  EXPECT_EQ(c.count(OpKind::kProgram), 1u);
+  EXPECT_EQ(c.count(OpKind::kErase), 1u);
+  EXPECT_EQ(c.count(OpKind::kSpareRead), 0u);
+  EXPECT_EQ(c.bytes[static_cast<size_t>(OpKind::kRead)], 2u * kPage);
+  EXPECT_EQ(c.die_busy_ps[0], kCmd + kRead + kXfer);
+  // Die 2 waited one transfer for the bus with the page in its register.
+  EXPECT_EQ(c.die_busy_ps[2], kCmd + kRead + 2 * kXfer - kCmd);
+  EXPECT_EQ(c.die_busy_ps[1], kCmd + kXfer + kProg);
+  EXPECT_EQ(c.channel_busy_ps[0], 2 * (kCmd + kXfer));
+  // Channel 1: the program's command and data-in, then the erase's command.
+  EXPECT_EQ(c.channel_busy_ps[1], (kCmd + kXfer) + kCmd);
+}
+
+}  // namespace
+}  // namespace ssd::models

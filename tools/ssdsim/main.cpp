@@ -1,0 +1,127 @@
+// ssdsim: the command-line front end. `ssdsim run` loads a platform and a scenario (the bundled
+// defaults when none is given), applies --set overrides, preconditions the device, runs the
+// simulation, writes DIR/report.json and prints a summary.
+// Exit status: 0 success, 1 bad input (nothing ran), 2 integrity mismatch, 3 run failed.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <systemc>
+
+#include "config/config_loader.h"
+#include "models/platform/ssd_platform.h"
+#include "report/run_report.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kExitBadInput = 1;
+constexpr int kExitMismatch = 2;
+constexpr int kExitRunFailed = 3;
+
+struct RunArguments {
+  std::string platform;
+  std::string scenario;
+  std::string ftl;
+  std::vector<std::string> sets;
+  std::string out;
+  bool quiet = false;
+};
+
+// A bundled file: as given relative to the working directory, else relative to the source tree.
+std::string bundled(const std::string& relative) {
+  if (fs::exists(relative)) return relative;
+  const fs::path in_source = fs::path(SSD_SOURCE_DIR) / relative;
+  return fs::exists(in_source) ? in_source.string() : relative;
+}
+
+std::string default_out_dir() {
+  const std::time_t now = std::time(nullptr);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+  return std::string("results/") + stamp;
+}
+
+int run_simulation(const RunArguments& args) {
+  std::vector<std::string> overrides = args.sets;
+  if (!args.ftl.empty()) overrides.push_back("ftl.scheme=" + args.ftl);
+  ssd::config::LoadedConfig config;
+  try {
+    config = ssd::config::load_config(args.platform.empty() ? bundled("platforms/default.toml") : args.platform,
+                                      args.scenario.empty() ? bundled("scenarios/default.toml") : args.scenario,
+                                      overrides);
+  } catch (const ssd::config::ConfigError& error) {
+    std::cerr << "ssdsim: " << error.what() << '\n';
+    return kExitBadInput;
+  }
+  const std::string out_dir = args.out.empty() ? default_out_dir() : args.out;
+  const fs::path log_path = fs::path(out_dir) / "requests.csv";
+  const fs::path log_tmp = fs::path(out_dir) / "requests.csv.tmp";
+  std::unique_ptr<std::ofstream> request_log;
+  try {
+    ssd::models::PlatformRunOptions options;
+    options.progress = config.scenario.run.progress && !args.quiet;
+    if (config.scenario.run.request_log) {
+      fs::create_directories(out_dir);
+      request_log = std::make_unique<std::ofstream>(log_tmp);
+      if (!*request_log) throw std::runtime_error("cannot write " + log_tmp.string());
+      options.request_log = request_log.get();
+    }
+    ssd::models::SsdPlatform platform("ssd", config, options);
+    platform.precondition();
+    const ssd::report::RunReport report = platform.run();
+    if (request_log) {
+      request_log->close();
+      fs::rename(log_tmp, log_path);
+    }
+    ssd::report::write_report_json(report, out_dir);
+    if (!args.quiet) std::cout << ssd::report::summary_text(report);
+    std::cout << "report: " << (fs::path(out_dir) / "report.json").string() << '\n';
+    return report.integrity_mismatches == 0 ? 0 : kExitMismatch;
+  } catch (const std::exception& error) {
+    if (request_log) {
+      request_log->close();
+      std::error_code ignored;
+      fs::remove(log_tmp, ignored);
+    }
+    std::cerr << "ssdsim: run failed: " << error.what() << '\n';
+    return kExitRunFailed;
+  }
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  // The host model ends the run with sc_stop(); that is the normal end, not news.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  CLI::App app{"ssdsim: SystemC/TLM-2.0 SSD co-simulator"};
+  app.require_subcommand(1);
+  RunArguments args;
+  CLI::App* run = app.add_subcommand("run", "simulate a scenario on a platform");
+  run->add_option("--platform", args.platform, "platform TOML (default: platforms/default.toml)");
+  run->add_option("--scenario", args.scenario, "scenario TOML (default: scenarios/default.toml)");
+  run->add_option("--ftl", args.ftl, "mapping scheme (same as --set ftl.scheme=NAME)");
+  run->add_option("--set", args.sets, "override a key: section.key=value (repeatable)");
+  run->add_option("--out", args.out, "output folder (default: results/<timestamp>)");
+  run->add_flag("--quiet", args.quiet, "print only the report path");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error) == 0 ? 0 : kExitBadInput;
+  }
+  return run_simulation(args);
+}
+
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

@@ -1,0 +1,83 @@
+#include "workload/synthetic_generator.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace ssd::workload {
+
+SyntheticGenerator::SyntheticGenerator(const config::WorkloadConfig& config, uint64_t logical_bytes,
+                                       uint32_t sector_bytes)
+    : m_config(config),
+      m_sector_bytes(sector_bytes),
+      m_first_sector(config.address_start_bytes / sector_bytes),
+      m_span_sectors((config.address_span_bytes ? config.address_span_bytes
+                                                 : logical_bytes - config.address_start_bytes) /
+                     sector_bytes),
+      m_align_sectors(std::max<uint64_t>(1, config.align_bytes / sector_bytes)),
+      m_open_loop(config.mode == "open"),
+      m_random_pattern(config.pattern == "random"),
+      m_random(config.seed),
+      m_duration_ps(config.duration_ms * 1e9) {}
+
+uint64_t SyntheticGenerator::draw_size_sectors() {
+  const uint64_t min = m_config.request_bytes / m_sector_bytes;
+  const uint64_t max = std::max(min, m_config.request_bytes_max / m_sector_bytes);
+  if (m_config.size_distribution != "uniform" || max == min) return min;
+  // Uniform over the sizes between min and max that are whole multiples of the alignment.
+  const uint64_t steps = (max - min) / m_align_sectors + 1;
+  return min + m_random.below(steps) * m_align_sectors;
+}
+
+bool SyntheticGenerator::next(Request& request) {
+  if (m_config.requests != 0 && m_issued >= m_config.requests) return false;
+  if (m_open_loop) {
+    const double gap_ps = m_config.interarrival_us * 1e6;
+    if (m_issued > 0) {
+      m_arrival_ps += m_config.arrival == "poisson" ? -std::log(1.0 - m_random.unit()) * gap_ps : gap_ps;
+    }
+    if (m_duration_ps > 0 && m_arrival_ps >= m_duration_ps) return false;
+    request.arrival = static_cast<ftl::Picoseconds>(m_arrival_ps);
+  }
+  ++m_issued;
+
+  if (m_config.flush_every_writes != 0 && m_writes_since_flush >= m_config.flush_every_writes) {
+    m_writes_since_flush = 0;
+    request.kind = ftl::CommandKind::kFlush;
+    request.start_sector = 0;
+    request.sector_count = 0;
+    return true;
+  }
+  const double draw = m_random.unit();
+  request.kind = draw < m_config.read_ratio                           ? ftl::CommandKind::kRead
+                 : draw < m_config.read_ratio + m_config.trim_ratio ? ftl::CommandKind::kTrim
+                                                                     : ftl::CommandKind::kWrite;
+  if (request.kind == ftl::CommandKind::kWrite) ++m_writes_since_flush;
+
+  const uint64_t size = std::min(draw_size_sectors(), m_span_sectors);
+  uint64_t offset;
+  if (m_random_pattern) {
+    const uint64_t positions = (m_span_sectors - size) / m_align_sectors + 1;
+    offset = m_random.below(positions) * m_align_sectors;
+  } else {
+    if (m_cursor + size > m_span_sectors) m_cursor = 0;
+    offset = m_cursor;
+    m_cursor += size;
+  }
+  request.start_sector = m_first_sector + offset;
+  request.sector_count = static_cast<uint32_t>(size);
+  return true;
+}
+
+std::string SyntheticGenerator::describe() const {
+  std::ostringstream out;
+  out << "synthetic " << m_config.pattern << ", " << m_config.read_ratio * 100 << "% reads, "
+      << m_config.request_bytes << " B";
+  if (m_open_loop) {
+    out << ", open loop every " << m_config.interarrival_us << " us (" << m_config.arrival << ")";
+  } else {
+    out << ", closed loop QD " << m_config.queue_depth;
+  }
+  return out.str();
+}
+
+}  // namespace ssd::workload
