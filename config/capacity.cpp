@@ -46,7 +46,8 @@ uint32_t over_provisioned_blocks_per_plane(const PlatformConfig& platform) {
 }
 
 uint32_t gc_reserve_blocks_per_plane(const PlatformConfig& platform) {
-  return static_cast<uint32_t>(ceil_ratio(platform.nand.blocks_per_plane, platform.ftl.gc_threshold));
+  return static_cast<uint32_t>(
+      ceil_ratio(platform.nand.blocks_per_plane, platform.ftl.gc_threshold));
 }
 
 }  // namespace ssd::config

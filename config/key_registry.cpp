@@ -150,13 +150,17 @@ std::optional<KeyProblem> check_key_bounds(const std::vector<KeyDef>& keys) {
   for (const KeyDef& key : keys) {
     const std::optional<double> value = numeric_value(key);
     if (key.range && value && !key.range->contains(*value)) {
-      return KeyProblem{std::string(key.name), key.range->describe() + " (got " + value_text(key) + ")"};
+      return KeyProblem{std::string(key.name),
+                        key.range->describe() + " (got " + value_text(key) + ")"};
     }
     auto text = std::get_if<std::string*>(&key.field);
     if (text && !key.choices.empty() && !contains(key.choices, **text)) {
       std::string words;
-      for (std::string_view choice : key.choices) words += (words.empty() ? "" : ", ") + std::string(choice);
-      return KeyProblem{std::string(key.name), "must be one of: " + words + " (got " + value_text(key) + ")"};
+      for (std::string_view choice : key.choices) {
+        words += (words.empty() ? "" : ", ") + std::string(choice);
+      }
+      return KeyProblem{std::string(key.name),
+                        "must be one of: " + words + " (got " + value_text(key) + ")"};
     }
   }
   return std::nullopt;

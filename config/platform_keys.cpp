@@ -22,7 +22,7 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
       {"nand.pages_per_block", &n.pages_per_block, "Pages per erase block", closed(1, 65535)},
       {"nand.page_bytes", &n.page_bytes, "Main-area bytes per page", at_least(1)},
       {"nand.spare_bytes", &n.spare_bytes, "Spare (out-of-band) bytes per page", at_least(1)},
-      {"nand.sector_bytes", &n.sector_bytes, "Host sector size (power of two, >= 512)",
+      {"nand.sector_bytes", &n.sector_bytes, "Host sector size (a power of two)",
        at_least(512)},
       {"nand.t_read_us", &n.t_read_us, "Page read, array to page register (tR)", positive()},
       {"nand.t_spare_read_us", &n.t_spare_read_us,

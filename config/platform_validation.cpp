@@ -33,8 +33,9 @@ std::optional<KeyProblem> check_nand(const NandConfig& n) {
                       "must be a power of two >= 512 (got " + std::to_string(n.sector_bytes) + ")"};
   }
   if (n.page_bytes % n.sector_bytes != 0) {
-    return KeyProblem{"nand.page_bytes", "must be a multiple of " + of("nand.sector_bytes", n.sector_bytes) +
-                                             " (got " + std::to_string(n.page_bytes) + ")"};
+    return KeyProblem{"nand.page_bytes", "must be a multiple of " +
+                                             of("nand.sector_bytes", n.sector_bytes) + " (got " +
+                                             std::to_string(n.page_bytes) + ")"};
   }
   if (n.t_spare_read_us > n.t_read_us) {
     return KeyProblem{"nand.t_spare_read_us", "must not exceed nand.t_read_us: a spare-area read "
@@ -52,7 +53,8 @@ std::optional<KeyProblem> check_mapping_unit(const PlatformConfig& p) {
                                                     " (got " + std::to_string(unit) + ")"};
   }
   if (unit != 0 && n.page_bytes % unit != 0) {
-    return KeyProblem{"ftl.mapping_unit_bytes", "must divide " + of("nand.page_bytes", n.page_bytes) +
+    return KeyProblem{"ftl.mapping_unit_bytes", "must divide " +
+                                                    of("nand.page_bytes", n.page_bytes) +
                                                     " (got " + std::to_string(unit) + ")"};
   }
   const uint32_t units_per_page = n.page_bytes / mapping_unit_bytes(p);
@@ -90,17 +92,20 @@ std::optional<KeyProblem> check_gc_headroom(const PlatformConfig& p) {
     return KeyProblem{"ftl.over_provisioning",
                       "hides " + std::to_string(hidden) + " blocks per plane "
                       "(floor(over_provisioning x blocks_per_plane)); it must exceed the GC "
-                      "reserve of " + std::to_string(reserve) + " blocks + 1, or GC cannot free space"};
+                      "reserve of " + std::to_string(reserve) +
+                          " blocks + 1, or GC cannot free space"};
   }
   return std::nullopt;
 }
 
 std::optional<KeyProblem> check_memories_and_host(const PlatformConfig& p) {
   if (p.nvram.kind != "none" && p.nvram.capacity_bytes == 0) {
-    return KeyProblem{"nvram.capacity_bytes", "must be > 0 when nvram.kind is '" + p.nvram.kind + "'"};
+    return KeyProblem{"nvram.capacity_bytes",
+                      "must be > 0 when nvram.kind is '" + p.nvram.kind + "'"};
   }
   if (p.nvram.kind != "none" && !(p.nvram.bandwidth_mb_s > 0)) {
-    return KeyProblem{"nvram.bandwidth_mb_s", "must be > 0 when nvram.kind is '" + p.nvram.kind + "'"};
+    return KeyProblem{"nvram.bandwidth_mb_s",
+                      "must be > 0 when nvram.kind is '" + p.nvram.kind + "'"};
   }
   const uint32_t lanes = p.host.pcie_lanes;
   if (lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16) {

@@ -15,7 +15,8 @@ std::string got(uint64_t value) { return " (got " + std::to_string(value) + ")";
 
 std::optional<KeyProblem> check_sizes(const WorkloadConfig& w, uint32_t sector) {
   if (sector == 0) return std::nullopt;  // an unvalidated platform; validate_platform reports it
-  const std::string whole_sectors = "must be a multiple of nand.sector_bytes (" + std::to_string(sector) + ")";
+  const std::string whole_sectors =
+      "must be a multiple of nand.sector_bytes (" + std::to_string(sector) + ")";
   if (w.request_bytes % sector != 0) {
     return KeyProblem{"workload.request_bytes", whole_sectors + got(w.request_bytes)};
   }
@@ -42,12 +43,14 @@ std::optional<KeyProblem> check_sizes(const WorkloadConfig& w, uint32_t sector) 
 std::optional<KeyProblem> check_address_range(const WorkloadConfig& w, uint64_t capacity) {
   const std::string device = "the logical capacity (" + std::to_string(capacity) + " bytes)";
   if (w.address_start_bytes >= capacity) {
-    return KeyProblem{"workload.address_start_bytes", "must be below " + device + got(w.address_start_bytes)};
+    return KeyProblem{"workload.address_start_bytes",
+                      "must be below " + device + got(w.address_start_bytes)};
   }
   const uint64_t room = capacity - w.address_start_bytes;
   if (w.address_span_bytes > room) {
     return KeyProblem{"workload.address_span_bytes",
-                      "address_start_bytes + address_span_bytes runs past " + device + got(w.address_span_bytes)};
+                      "address_start_bytes + address_span_bytes runs past " + device +
+                          got(w.address_span_bytes)};
   }
   const uint64_t span = w.address_span_bytes == 0 ? room : w.address_span_bytes;
   const uint64_t largest = std::max(w.request_bytes, w.request_bytes_max);
@@ -55,7 +58,8 @@ std::optional<KeyProblem> check_address_range(const WorkloadConfig& w, uint64_t 
     return KeyProblem{w.request_bytes_max > w.request_bytes ? "workload.request_bytes_max"
                                                             : "workload.request_bytes",
                       "a request of " + std::to_string(largest) +
-                          " bytes does not fit in the address span of " + std::to_string(span) + " bytes"};
+                          " bytes does not fit in the address span of " +
+                          std::to_string(span) + " bytes"};
   }
   return std::nullopt;
 }
@@ -69,13 +73,15 @@ std::optional<KeyProblem> find_scenario_problem(const ScenarioConfig& scenario,
   const WorkloadConfig& w = scenario.workload;
   // Tolerance for ratios written in decimal, such as 0.7 + 0.3.
   if (w.read_ratio + w.trim_ratio > 1.0 + 1e-9) {
-    return KeyProblem{"workload.trim_ratio", "workload.read_ratio + workload.trim_ratio must be <= 1"};
+    return KeyProblem{"workload.trim_ratio",
+                      "workload.read_ratio + workload.trim_ratio must be <= 1"};
   }
   if (auto problem = check_sizes(w, platform.nand.sector_bytes)) return problem;
   if (auto problem = check_address_range(w, logical_capacity_bytes(platform))) return problem;
   if (w.requests == 0 && w.duration_ms == 0) {
     return KeyProblem{"workload.requests",
-                      "workload.requests and workload.duration_ms are both 0; set at least one so the run ends"};
+                      "workload.requests and workload.duration_ms are both 0; set at least one "
+                      "so the run ends"};
   }
   if (w.queue_depth > platform.host.max_queue_depth) {
     return KeyProblem{"workload.queue_depth", "must be <= host.max_queue_depth (" +

@@ -1,15 +1,14 @@
 #include "ftl/core/block_manager.h"
 
-#include <cmath>
 #include <stdexcept>
 #include <string>
 
 namespace ssd::ftl {
 
-BlockManager::BlockManager(const Geometry& geometry, double gc_threshold)
+BlockManager::BlockManager(const Geometry& geometry, uint32_t gc_reserve_blocks)
     : m_geometry(geometry),
       m_slots_per_block(geometry.pages_per_block * geometry.units_per_page),
-      m_gc_reserve(static_cast<uint32_t>(std::ceil(gc_threshold * geometry.blocks_per_plane))),
+      m_gc_reserve(gc_reserve_blocks),
       m_free(geometry.planes()),
       m_state(geometry.blocks(), BlockState::kFree),
       m_valid(geometry.blocks(), 0) {

@@ -16,8 +16,9 @@ enum class BlockState : uint8_t { kFree, kOpen, kFull };
 
 class BlockManager {
  public:
-  // `gc_threshold`: share of each plane's blocks kept free; below it, writes trigger GC.
-  BlockManager(const Geometry& geometry, double gc_threshold);
+  // `gc_reserve_blocks`: free blocks each plane keeps; below it, writes trigger GC
+  // (config::gc_reserve_blocks_per_plane, so the FTL and validation agree).
+  BlockManager(const Geometry& geometry, uint32_t gc_reserve_blocks);
 
   const Geometry& geometry() const { return m_geometry; }
   uint32_t gc_reserve_blocks() const { return m_gc_reserve; }

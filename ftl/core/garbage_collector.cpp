@@ -14,20 +14,23 @@ GarbageCollector::GarbageCollector(FlashBackend& backend, BlockManager& blocks,
       m_geometry(blocks.geometry()) {}
 
 void GarbageCollector::before_open_block(uint32_t plane) {
-  // Each round frees the victim and may use up to one block for relocated data; stop when the
-  // pool stops growing (nothing left worth collecting) rather than loop forever.
-  uint32_t stalled_rounds = 0;
-  while (m_blocks.below_gc_threshold(plane) && stalled_rounds < 2) {
-    const uint32_t before = m_blocks.free_blocks(plane);
+  // Each productive round frees at least a page's worth of slots (collect_one refuses victims
+  // that would not), so the pool grows; the cap only guards against a policy that keeps
+  // choosing blocks without net gain.
+  for (uint32_t round = 0; round < m_geometry.blocks_per_plane && m_blocks.below_gc_threshold(plane);
+       ++round) {
     if (!collect_one(plane)) break;
-    stalled_rounds = m_blocks.free_blocks(plane) > before ? 0 : stalled_rounds + 1;
   }
 }
 
 bool GarbageCollector::collect_one(uint32_t plane) {
   const BlockId victim = m_policy.select(m_blocks, plane);
   const uint32_t slots_per_block = m_geometry.pages_per_block * m_geometry.units_per_page;
-  if (victim == kNone || m_blocks.valid_units(victim) >= slots_per_block) return false;
+  // Worth taking only if it frees at least one page after the GC page is padded and closed.
+  if (victim == kNone ||
+      m_blocks.valid_units(victim) + m_geometry.units_per_page > slots_per_block) {
+    return false;
+  }
 
   ++m_stats.gc_invocations;
   uint32_t last_op = kNone;

@@ -31,7 +31,8 @@ class GarbageCollector final : public UnitWriter::BlockNeedListener {
                    MappingOwner& owner, const VictimPolicy& policy, FtlStats& stats);
 
   void before_open_block(uint32_t plane) override;
-  // Reclaims one victim on `plane`; false when there is none worth taking.
+  // Reclaims one victim on `plane`; false when there is none worth taking (one that would not
+  // free at least a page).
   bool collect_one(uint32_t plane);
 
  private:

@@ -1,12 +1,14 @@
 #include "ftl/core/page_store.h"
 
+#include "config/capacity.h"
+
 namespace ssd::ftl {
 
 PageStore::PageStore(const config::PlatformConfig& platform, FlashBackend& backend,
                      MappingOwner& owner, FtlStats& stats)
     : m_backend(backend),
       m_stats(stats),
-      m_blocks(backend.geometry(), platform.ftl.gc_threshold),
+      m_blocks(backend.geometry(), config::gc_reserve_blocks_per_plane(platform)),
       m_policy(make_victim_policy(platform.ftl.gc_policy)),
       m_host_writer(backend, m_blocks, OpClass::kHostWrite),
       m_gc_writer(backend, m_blocks, OpClass::kGc),

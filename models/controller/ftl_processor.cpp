@@ -93,6 +93,8 @@ void FtlProcessor::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_ti
   m_cpu_busy_total += cpu_ps;
   m_cpu_cycles_total += cycles;
 
+  // GC that this command triggered runs in the background at GC priority: the command waits
+  // only for its own operations, but the dies stay busy for the GC and a flush waits for it all.
   const ftl::OpList& ops = backend.ops();
   m_done.resize(ops.size());
   Picoseconds completion = cpu_end;
@@ -101,13 +103,10 @@ void FtlProcessor::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_ti
     const Picoseconds op_ready = op.after == ftl::kNone ? cpu_end : std::max(cpu_end, m_done[op.after]);
     m_done[i] = issue(op, op_ready);
     backend.op_completed(i, m_done[i]);
-    completion = std::max(completion, m_done[i]);
+    m_all_done_at = std::max(m_all_done_at, m_done[i]);
+    if (op.op_class != ftl::OpClass::kGc) completion = std::max(completion, m_done[i]);
   }
-  if (command.kind == ftl::CommandKind::kWrite) {
-    m_writes_done_at = std::max(m_writes_done_at, completion);
-  } else if (command.kind == ftl::CommandKind::kFlush) {
-    completion = std::max(completion, m_writes_done_at);
-  }
+  if (command.kind == ftl::CommandKind::kFlush) completion = std::max(completion, m_all_done_at);
   delay = to_sc_time(completion) - sc_core::sc_time_stamp();
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
 }

@@ -63,8 +63,11 @@ SsdPlatform::~SsdPlatform() = default;
 void SsdPlatform::precondition() {
   const auto start = std::chrono::steady_clock::now();
   const bool show = m_config.scenario.run.progress;
+  auto last_shown = start;
   const auto progress = [&](double share) {
-    if (show && seconds_since(start) > 2.0) {
+    const auto now = std::chrono::steady_clock::now();
+    if (show && seconds_since(start) > 2.0 && (share >= 1.0 || now - last_shown > std::chrono::seconds(1))) {
+      last_shown = now;
       std::fprintf(stderr, "\r  preconditioning %5.1f%%", share * 100.0);
       std::fflush(stderr);
     }
@@ -73,7 +76,6 @@ void SsdPlatform::precondition() {
   m_precondition_units = result.units_written;
   m_precondition_wall_s = seconds_since(start);
   if (show && m_precondition_wall_s > 2.0) std::fprintf(stderr, "\n");
-  m_stats_before_run = m_device->scheme().stats();
 }
 
 report::RunReport SsdPlatform::run() {

@@ -1,0 +1,172 @@
+// Platform rules: impossible geometry, bad mapping units, OP/GC pairs with which GC cannot free
+// space, and out-of-range values are rejected naming the file (or source) and the key.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "config/capacity.h"
+#include "config/config_loader.h"
+#include "config_test_support.h"
+
+namespace ssd::config::test {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(PlatformValidation, ZeroChannelCount) {
+  EXPECT_THAT(platform_error("[nand]\nchannels = 0\n"),
+              HasSubstr("FILE:2: key 'nand.channels': must be >= 1 (got 0)"));
+}
+
+TEST(PlatformValidation, EveryNandCountMustBePositive) {
+  for (const char* key : {"chips_per_channel", "dies_per_chip", "planes_per_die",
+                          "blocks_per_plane", "pages_per_block", "page_bytes", "spare_bytes"}) {
+    EXPECT_THAT(platform_error(std::string("[nand]\n") + key + " = 0\n"),
+                HasSubstr(std::string("key 'nand.") + key + "': must be"))
+        << key;
+  }
+}
+
+TEST(PlatformValidation, PageNotMultipleOfSector) {
+  EXPECT_THAT(platform_error("[nand]\npage_bytes = 5000\n"),
+              HasSubstr("FILE:2: key 'nand.page_bytes': must be a multiple of nand.sector_bytes"));
+}
+
+TEST(PlatformValidation, SectorMustBePowerOfTwo) {
+  EXPECT_THAT(platform_error("[nand]\nsector_bytes = 1536\npage_bytes = 3072\n"),
+              HasSubstr("key 'nand.sector_bytes': must be a power of two"));
+  EXPECT_THAT(platform_error("[nand]\nsector_bytes = 256\n"),
+              HasSubstr("key 'nand.sector_bytes': must be >= 512"));
+}
+
+TEST(PlatformValidation, TooManyPagesPerBlock) {
+  EXPECT_THAT(platform_error("[nand]\npages_per_block = 65536\nblocks_per_plane = 64\n"),
+              HasSubstr("key 'nand.pages_per_block': must be in [1, 65535]"));
+}
+
+TEST(PlatformValidation, BadMappingUnit) {
+  EXPECT_THAT(platform_error("[ftl]\nmapping_unit_bytes = 1000\n"),
+              HasSubstr("key 'ftl.mapping_unit_bytes': must be 0 (one page) or a multiple"));
+  EXPECT_THAT(platform_error("[ftl]\nmapping_unit_bytes = 1536\n"),
+              HasSubstr("key 'ftl.mapping_unit_bytes': must divide nand.page_bytes (4096)"));
+  EXPECT_THAT(platform_error("[ftl]\nmapping_unit_bytes = 8192\n"),
+              HasSubstr("key 'ftl.mapping_unit_bytes': must divide"));
+}
+
+TEST(PlatformValidation, TooManyUnitsPerPage) {
+  EXPECT_THAT(platform_error("[nand]\npage_bytes = 32768\n[ftl]\nmapping_unit_bytes = 512\n"),
+              HasSubstr("FILE:4: key 'ftl.mapping_unit_bytes': gives 64 units per page"));
+}
+
+TEST(PlatformValidation, TooManyMappingUnitsForThirtyTwoBits) {
+  // 8 x 8 x 4 x 4 x 16384 x 256 pages = 2^32 pages of one unit each.
+  EXPECT_THAT(platform_error("[nand]\nchannels = 8\nchips_per_channel = 8\ndies_per_chip = 4\n"
+                             "planes_per_die = 4\nblocks_per_plane = 16384\n"
+                             "pages_per_block = 256\n"),
+              HasSubstr("key 'nand.blocks_per_plane': the device has 4294967296 mapping units"));
+}
+
+TEST(PlatformValidation, OverProvisioningOutOfRange) {
+  EXPECT_THAT(platform_error("[ftl]\nover_provisioning = 0.95\n"),
+              HasSubstr("FILE:2: key 'ftl.over_provisioning': must be in (0, 0.9) (got 0.95)"));
+  EXPECT_THAT(platform_error("[ftl]\nover_provisioning = 0\n"),
+              HasSubstr("key 'ftl.over_provisioning': must be in (0, 0.9)"));
+}
+
+TEST(PlatformValidation, GcThresholdOutOfRange) {
+  EXPECT_THAT(platform_error("[ftl]\ngc_threshold = 0.5\n"),
+              HasSubstr("key 'ftl.gc_threshold': must be in (0, 0.5)"));
+}
+
+TEST(PlatformValidation, GcThresholdReservingFewerThanTwoBlocks) {
+  // ceil(0.004 x 256) = 2 passes, ceil(0.003 x 256) = 1 fails.
+  EXPECT_THAT(platform_error("[ftl]\ngc_threshold = 0.003\n"),
+              HasSubstr("key 'ftl.gc_threshold': keeps only 1 free block(s) per plane"));
+}
+
+TEST(PlatformValidation, OverProvisioningNotAboveGcReserve) {
+  // 256 blocks: reserve ceil(0.05 x 256) = 13, hidden floor(0.055 x 256) = 14 <= 13 + 1.
+  EXPECT_THAT(platform_error("[ftl]\nover_provisioning = 0.055\n"),
+              HasSubstr("FILE:2: key 'ftl.over_provisioning': hides 14 blocks per plane"));
+  // floor(0.06 x 256) = 15 > 14 passes.
+  TempToml ok("[ftl]\nover_provisioning = 0.06\n");
+  EXPECT_NO_THROW(load_config(ok.path(), "", {}));
+}
+
+TEST(PlatformValidation, UnknownEnumValues) {
+  EXPECT_THAT(platform_error("[ftl]\ngc_policy = \"fifo\"\n"),
+              HasSubstr("key 'ftl.gc_policy': must be one of: greedy (got 'fifo')"));
+  EXPECT_THAT(platform_error("[nvram]\nkind = \"sram\"\n"),
+              HasSubstr("key 'nvram.kind': must be one of: none, stt-mram, pcm"));
+}
+
+TEST(PlatformValidation, SpareReadSlowerThanPageRead) {
+  EXPECT_THAT(platform_error("[nand]\nt_read_us = 50\nt_spare_read_us = 60\n"),
+              HasSubstr("key 'nand.t_spare_read_us': must not exceed nand.t_read_us"));
+}
+
+TEST(PlatformValidation, TimingsMustBePositive) {
+  EXPECT_THAT(platform_error("[nand]\nt_erase_us = 0\n"),
+              HasSubstr("key 'nand.t_erase_us': must be > 0"));
+  EXPECT_THAT(platform_error("[nand]\nchannel_mt_s = -1\n"),
+              HasSubstr("key 'nand.channel_mt_s': must be > 0"));
+}
+
+TEST(PlatformValidation, EmptyScheme) {
+  EXPECT_THAT(platform_error("[ftl]\nscheme = \"\"\n"),
+              HasSubstr("key 'ftl.scheme': must not be empty"));
+}
+
+TEST(PlatformValidation, NvramNeedsCapacityAndBandwidthWhenPresent) {
+  EXPECT_THAT(platform_error("[nvram]\nkind = \"pcm\"\nbandwidth_mb_s = 100\n"),
+              HasSubstr("key 'nvram.capacity_bytes': must be > 0 when nvram.kind is 'pcm'"));
+  EXPECT_THAT(platform_error("[nvram]\nkind = \"pcm\"\ncapacity_bytes = 4096\n"),
+              HasSubstr("key 'nvram.bandwidth_mb_s': must be > 0"));
+}
+
+TEST(PlatformValidation, DramAndHostLimits) {
+  EXPECT_THAT(platform_error("[dram]\ncapacity_bytes = 0\n"),
+              HasSubstr("key 'dram.capacity_bytes': must be >= 1"));
+  EXPECT_THAT(platform_error("[dram]\nread_latency_ns = -1\n"),
+              HasSubstr("key 'dram.read_latency_ns': must be >= 0"));
+  EXPECT_THAT(platform_error("[host]\npcie_lanes = 3\n"),
+              HasSubstr("key 'host.pcie_lanes': must be one of: 1, 2, 4, 8, 16 (got 3)"));
+  EXPECT_THAT(platform_error("[host]\nsubmission_queues = 0\n"),
+              HasSubstr("key 'host.submission_queues': must be >= 1"));
+  EXPECT_THAT(platform_error("[sim]\nquantum_ns = 0\n"),
+              HasSubstr("key 'sim.quantum_ns': must be > 0"));
+  EXPECT_THAT(platform_error("[controller]\ncpu_mhz = 0\n"),
+              HasSubstr("key 'controller.cpu_mhz': must be > 0"));
+}
+
+TEST(PlatformValidation, ValidatePlatformNamesGivenSource) {
+  PlatformConfig p;
+  p.nand.channels = 0;
+  EXPECT_THAT(error_of([&] { validate_platform(p, "my-source"); }),
+              HasSubstr("my-source: key 'nand.channels': must be >= 1"));
+}
+
+TEST(Capacity, LogicalCapacityIsWholeUnitsAfterOverProvisioning) {
+  PlatformConfig p;  // 2 x 2 x 256 x 64 pages of 4 KiB = 65536 pages
+  EXPECT_EQ(physical_capacity_bytes(p), 65536ull * 4096);
+  EXPECT_EQ(mapping_unit_bytes(p), 4096u);
+  // floor(65536 x 0.93) = 60948 units (the float product is 60948.48).
+  EXPECT_EQ(logical_capacity_bytes(p), 60948ull * 4096);
+  p.ftl.mapping_unit_bytes = 2048;
+  EXPECT_EQ(logical_capacity_bytes(p), 121896ull * 2048);
+}
+
+TEST(Capacity, RatiosLandingOnWholeNumbersAreNotRoundedAway) {
+  PlatformConfig p;
+  p.nand.blocks_per_plane = 1000;
+  p.ftl.over_provisioning = 0.07;  // 1000 x 0.07 and 1000 x 0.93 are not exact in binary
+  p.ftl.gc_threshold = 0.05;
+  EXPECT_EQ(over_provisioned_blocks_per_plane(p), 70u);
+  EXPECT_EQ(gc_reserve_blocks_per_plane(p), 50u);
+  p.nand.channels = 1;
+  p.nand.chips_per_channel = 1;
+  p.nand.pages_per_block = 1;
+  EXPECT_EQ(logical_capacity_bytes(p), 930ull * 4096);
+}
+
+}  // namespace
+}  // namespace ssd::config::test

@@ -1,0 +1,113 @@
+// Scenario rules: the address range must lie inside the device, ratios must add up, the run must
+// be able to end, and the queue depth must fit the host. Messages name the file and the key.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "config/capacity.h"
+#include "config/config_loader.h"
+#include "config_test_support.h"
+
+namespace ssd::config::test {
+namespace {
+
+using ::testing::HasSubstr;
+
+uint64_t default_logical_bytes() { return logical_capacity_bytes(PlatformConfig{}); }
+
+TEST(ScenarioValidation, AddressSpanPastDeviceEnd) {
+  const std::string span = std::to_string(default_logical_bytes());
+  EXPECT_THAT(scenario_error("[workload]\naddress_start_bytes = 4096\n"
+                             "address_span_bytes = " + span + "\n"),
+              HasSubstr("FILE:3: key 'workload.address_span_bytes': address_start_bytes + "
+                        "address_span_bytes runs past the logical capacity"));
+}
+
+TEST(ScenarioValidation, AddressStartPastDeviceEnd) {
+  const std::string start = std::to_string(default_logical_bytes());
+  EXPECT_THAT(scenario_error("[workload]\naddress_start_bytes = " + start + "\n"),
+              HasSubstr("key 'workload.address_start_bytes': must be below the logical capacity"));
+}
+
+TEST(ScenarioValidation, WholeDeviceSpanIsAccepted) {
+  TempToml ok("[workload]\naddress_span_bytes = " + std::to_string(default_logical_bytes()) + "\n");
+  EXPECT_NO_THROW(load_config("", ok.path(), {}));
+}
+
+TEST(ScenarioValidation, RequestLargerThanSpan) {
+  EXPECT_THAT(scenario_error("[workload]\naddress_span_bytes = 4096\nrequest_bytes = 8192\n"),
+              HasSubstr("key 'workload.request_bytes': a request of 8192 bytes does not fit"));
+}
+
+TEST(ScenarioValidation, ReadPlusTrimAboveOne) {
+  EXPECT_THAT(scenario_error("[workload]\nread_ratio = 0.7\ntrim_ratio = 0.4\n"),
+              HasSubstr("FILE:3: key 'workload.trim_ratio': "
+                        "workload.read_ratio + workload.trim_ratio must be <= 1"));
+  TempToml exact("[workload]\nread_ratio = 0.7\ntrim_ratio = 0.3\n");
+  EXPECT_NO_THROW(load_config("", exact.path(), {}));
+}
+
+TEST(ScenarioValidation, RatioOutOfRange) {
+  EXPECT_THAT(scenario_error("[workload]\nread_ratio = 1.5\n"),
+              HasSubstr("key 'workload.read_ratio': must be in [0, 1] (got 1.5)"));
+  EXPECT_THAT(scenario_error("[precondition]\nfill_ratio = 2\n"),
+              HasSubstr("key 'precondition.fill_ratio': must be in [0, 1]"));
+  EXPECT_THAT(scenario_error("[precondition]\noverwrite_ratio = -0.5\n"),
+              HasSubstr("key 'precondition.overwrite_ratio': must be >= 0"));
+}
+
+TEST(ScenarioValidation, ZeroRequestsAndZeroDuration) {
+  EXPECT_THAT(scenario_error("[workload]\nrequests = 0\nduration_ms = 0\n"),
+              HasSubstr("FILE:2: key 'workload.requests': workload.requests and "
+                        "workload.duration_ms are both 0"));
+  TempToml by_time("[workload]\nrequests = 0\nduration_ms = 10\n");
+  EXPECT_NO_THROW(load_config("", by_time.path(), {}));
+}
+
+TEST(ScenarioValidation, QueueDepthAboveHostMax) {
+  EXPECT_THAT(scenario_error("[workload]\nqueue_depth = 2048\n"),
+              HasSubstr("FILE:2: key 'workload.queue_depth': "
+                        "must be <= host.max_queue_depth (1024)"));
+  EXPECT_THAT(scenario_error("[workload]\nqueue_depth = 0\n"),
+              HasSubstr("key 'workload.queue_depth': must be >= 1"));
+}
+
+TEST(ScenarioValidation, SizesInWholeSectors) {
+  EXPECT_THAT(scenario_error("[workload]\nrequest_bytes = 1000\n"),
+              HasSubstr("key 'workload.request_bytes': "
+                        "must be a multiple of nand.sector_bytes (512)"));
+  EXPECT_THAT(scenario_error("[workload]\nrequest_bytes = 0\n"),
+              HasSubstr("key 'workload.request_bytes': must be >= 1"));
+  EXPECT_THAT(scenario_error("[workload]\nrequest_bytes_max = 2048\n"),
+              HasSubstr("key 'workload.request_bytes_max': "
+                        "must be 0 or >= workload.request_bytes"));
+  EXPECT_THAT(scenario_error("[workload]\nalign_bytes = 0\n"),
+              HasSubstr("key 'workload.align_bytes': must be >= 1"));
+  EXPECT_THAT(scenario_error("[workload]\nalign_bytes = 100\n"),
+              HasSubstr("key 'workload.align_bytes': must be a multiple"));
+}
+
+TEST(ScenarioValidation, UnknownEnumValues) {
+  EXPECT_THAT(scenario_error("[workload]\npattern = \"zipf\"\n"),
+              HasSubstr("key 'workload.pattern': must be one of: random, sequential (got 'zipf')"));
+  EXPECT_THAT(scenario_error("[workload]\nmode = \"half-open\"\n"),
+              HasSubstr("key 'workload.mode': must be one of: closed, open"));
+  EXPECT_THAT(scenario_error("[workload]\nkind = \"trace\"\n"),
+              HasSubstr("key 'workload.kind': must be one of: synthetic"));
+}
+
+TEST(ScenarioValidation, OpenLoopNeedsInterarrival) {
+  EXPECT_THAT(scenario_error("[workload]\nmode = \"open\"\ninterarrival_us = 0\n"),
+              HasSubstr("key 'workload.interarrival_us': "
+                        "must be > 0 when workload.mode is 'open'"));
+}
+
+TEST(ScenarioValidation, ChecksAgainstThePlatformGiven) {
+  ScenarioConfig s;
+  PlatformConfig p;
+  p.host.max_queue_depth = 16;
+  EXPECT_THAT(error_of([&] { validate_scenario(s, p, "where"); }),
+              HasSubstr("where: key 'workload.queue_depth': must be <= host.max_queue_depth (16)"));
+}
+
+}  // namespace
+}  // namespace ssd::config::test

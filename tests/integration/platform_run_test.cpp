@@ -1,0 +1,76 @@
+// Whole-platform runs: the bundled default scenario on every bundled platform file, with the
+// integrity oracle on. Each TEST elaborates its own platform, so ctest runs each in its own
+// process (SystemC cannot elaborate twice).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "config/config_loader.h"
+#include "models/platform/ssd_platform.h"
+
+namespace ssd {
+namespace {
+
+std::string source_path(const std::string& relative) { return std::string(SSD_SOURCE_DIR) + "/" + relative; }
+
+report::RunReport run_platform(const std::string& platform_file, std::vector<std::string> overrides = {}) {
+  overrides.push_back("run.progress=false");
+  const auto config = config::load_config(source_path(platform_file),
+                                          source_path("scenarios/default.toml"), overrides);
+  models::SsdPlatform platform("ssd", config, models::PlatformRunOptions{});
+  platform.precondition();
+  return platform.run();
+}
+
+void expect_clean_run(const report::RunReport& report) {
+  EXPECT_TRUE(report.integrity_enabled);
+  EXPECT_GT(report.integrity_checked_reads, 0u);
+  EXPECT_EQ(report.integrity_mismatches, 0u) << report.integrity_first_mismatch;
+  EXPECT_GT(report.reads, 0u);
+  EXPECT_GT(report.writes, 0u);
+  EXPECT_GT(report.simulated_ns, 0u);
+  EXPECT_GT(report.latency_read.mean(), 0.0);
+  EXPECT_GT(report.nand_programs, 0u);
+}
+
+TEST(PlatformRun, DefaultPlatformAndScenarioPassTheOracle) {
+  const auto report = run_platform("platforms/default.toml");
+  expect_clean_run(report);
+  EXPECT_GT(report.flushes, 0u);
+}
+
+TEST(PlatformRun, DefaultPlatformWithGarbageCollectionPassesTheOracle) {
+  const auto report = run_platform("platforms/default.toml",
+                                   {"precondition.fill_ratio=1.0", "precondition.overwrite_ratio=1.0",
+                                    "workload.read_ratio=0.3", "workload.trim_ratio=0.05",
+                                    "workload.requests=30000"});
+  expect_clean_run(report);
+  EXPECT_GT(report.gc_invocations, 0u);
+  EXPECT_GT(report.gc_units_written, 0u);
+}
+
+TEST(PlatformRun, PackedUnitsPassTheOracle) {
+  // Two 2 KiB mapping units per 4 KiB page, with sub-unit writes.
+  const auto report = run_platform("platforms/default.toml",
+                                   {"ftl.mapping_unit_bytes=2048", "workload.request_bytes=512",
+                                    "workload.request_bytes_max=8192", "workload.align_bytes=512",
+                                    "workload.size_distribution=uniform"});
+  expect_clean_run(report);
+}
+
+TEST(PlatformRun, K9k4g08PlatformPassesTheOracle) {
+  expect_clean_run(run_platform("platforms/k9k4g08-80gb.toml", {"workload.requests=5000"}));
+}
+
+TEST(PlatformRun, JasmineOpenSsdPlatformPassesTheOracle) {
+  expect_clean_run(run_platform("platforms/jasmine-openssd.toml", {"workload.requests=5000"}));
+}
+
+TEST(PlatformRun, Mqsim512GbPlatformPassesTheOracle) {
+  expect_clean_run(run_platform("platforms/mqsim-512gb.toml",
+                                {"workload.requests=5000", "precondition.fill_ratio=0.01"}));
+}
+
+}  // namespace
+}  // namespace ssd
