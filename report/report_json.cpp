@@ -98,6 +98,7 @@ json to_json(const RunReport& r, bool include_wall_clock) {
     j["precondition"]["wall_s"] = r.precondition_wall_s;
     j["sim"]["wall_s"] = r.wall_s;
     j["sim"]["requests_per_wall_s"] = per_second(static_cast<double>(completed), r.wall_s);
+    j["sim"]["peak_rss_mb"] = static_cast<double>(r.peak_rss_bytes) / (1024.0 * 1024.0);
   }
   return j;
 }

@@ -58,11 +58,13 @@ struct RunReport {
 
   // Simulation.
   uint64_t simulated_ns = 0;
-  double wall_s = 0.0;  // wall-clock fields: the only ones allowed to differ between equal runs
+  // Wall-clock (machine) fields: the only ones allowed to differ between equal runs.
+  double wall_s = 0.0;
+  uint64_t peak_rss_bytes = 0;  // the simulator process's peak resident memory
 };
 
 // JSON document of the report. With include_wall_clock=false the wall-clock fields
-// (sim.wall_s, sim.requests_per_wall_s, precondition.wall_s) are left out, so two runs with the
+// (sim.wall_s, sim.requests_per_wall_s, sim.peak_rss_mb, precondition.wall_s) are left out, so two runs with the
 // same inputs and seed compare equal byte for byte.
 nlohmann::json to_json(const RunReport& report, bool include_wall_clock = true);
 

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include <sys/resource.h>
+
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "config/capacity.h"
@@ -13,6 +15,12 @@
 namespace ssd::models {
 
 namespace {
+
+uint64_t peak_rss_bytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports kilobytes
+}
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -156,6 +164,7 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
   r.precondition_wall_s = m_precondition_wall_s;
   r.simulated_ns = host.last_completion / 1000;
   r.wall_s = wall_s;
+  r.peak_rss_bytes = peak_rss_bytes();
   return r;
 }
 

@@ -58,6 +58,7 @@ RunReport filled_report() {
   r.precondition_wall_s = 0.25;
   r.simulated_ns = 2000000000;  // 2 s
   r.wall_s = 0.5;
+  r.peak_rss_bytes = 64u << 20;
   return r;
 }
 
@@ -132,6 +133,7 @@ TEST(ReportJson, CopiesFieldsVerbatim) {
   EXPECT_EQ(at(j, "/precondition/wall_s"), 0.25);
   EXPECT_EQ(at(j, "/sim/simulated_ns"), 2000000000u);
   EXPECT_EQ(at(j, "/sim/wall_s"), 0.5);
+  EXPECT_EQ(at(j, "/sim/peak_rss_mb"), 64.0);
 }
 
 TEST(ReportJson, LatencyMatchesHistogramSummary) {
@@ -195,6 +197,7 @@ TEST(ReportJson, WithoutWallClockOmitsWallFields) {
   EXPECT_FALSE(j.contains(json::json_pointer("/sim/wall_s")));
   EXPECT_FALSE(j.contains(json::json_pointer("/sim/requests_per_wall_s")));
   EXPECT_FALSE(j.contains(json::json_pointer("/precondition/wall_s")));
+  EXPECT_FALSE(j.contains(json::json_pointer("/sim/peak_rss_mb")));
   EXPECT_TRUE(j.contains(json::json_pointer("/sim/simulated_ns")));
   EXPECT_TRUE(j.contains(json::json_pointer("/precondition/units_written")));
 }
@@ -204,6 +207,7 @@ TEST(ReportJson, RunsDifferingOnlyInWallClockSerializeIdentically) {
   RunReport b = filled_report();
   b.wall_s = 17.125;
   b.precondition_wall_s = 3.5;
+  b.peak_rss_bytes = 123u << 20;
   EXPECT_EQ(to_json(a, false).dump(2), to_json(b, false).dump(2));
   EXPECT_NE(to_json(a, true).dump(2), to_json(b, true).dump(2));
 }

@@ -2,6 +2,7 @@
 // defaults when none is given), applies --set overrides, preconditions the device, runs the
 // simulation, writes DIR/report.json and prints a summary.
 // Exit status: 0 success, 1 bad input (nothing ran), 2 integrity mismatch, 3 run failed.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +18,7 @@
 #include <systemc>
 
 #include "config/config_loader.h"
+#include "ftl/core/mapping_scheme.h"
 #include "models/platform/ssd_platform.h"
 #include "report/run_report.h"
 
@@ -51,6 +53,18 @@ std::string default_out_dir() {
   return std::string("results/") + stamp;
 }
 
+// The config layer cannot know the FTL's registry (ftl/ depends on config/), so the scheme name
+// is checked here, before anything runs.
+std::string unknown_scheme(const ssd::config::LoadedConfig& config) {
+  const auto names = ssd::ftl::scheme_names();
+  const std::string& scheme = config.platform.ftl.scheme;
+  if (std::find(names.begin(), names.end(), scheme) != names.end()) return "";
+  std::string known;
+  for (const auto& name : names) known += (known.empty() ? "" : ", ") + name;
+  return (config.platform_path.empty() ? std::string("defaults") : config.platform_path) +
+         " / --set: key 'ftl.scheme': unknown scheme '" + scheme + "' (known: " + known + ")";
+}
+
 int run_simulation(const RunArguments& args) {
   std::vector<std::string> overrides = args.sets;
   if (!args.ftl.empty()) overrides.push_back("ftl.scheme=" + args.ftl);
@@ -61,6 +75,10 @@ int run_simulation(const RunArguments& args) {
                                       overrides);
   } catch (const ssd::config::ConfigError& error) {
     std::cerr << "ssdsim: " << error.what() << '\n';
+    return kExitBadInput;
+  }
+  if (const std::string problem = unknown_scheme(config); !problem.empty()) {
+    std::cerr << "ssdsim: " << problem << '\n';
     return kExitBadInput;
   }
   const std::string out_dir = args.out.empty() ? default_out_dir() : args.out;

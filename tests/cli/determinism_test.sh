@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The same inputs and seed give the same report byte for byte, apart from the wall-clock fields;
+# a different seed gives a different one. Usage: determinism_test.sh SSDSIM SOURCE_DIR
+set -eu
+ssdsim=$1
+src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$src"
+run() { "$ssdsim" run --quiet --out "$work/$1" --set workload.requests=5000 "${@:2}" > /dev/null; }
+run a
+run b
+run c --set workload.seed=2
+strip() {  # the report without its wall-clock fields
+  python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["sim"].pop("wall_s"); r["sim"].pop("requests_per_wall_s"); r["sim"].pop("peak_rss_mb"); r["precondition"].pop("wall_s")
+print(json.dumps(r, sort_keys=True, indent=1))' "$1"
+}
+strip "$work/a/report.json" > "$work/a.txt"
+strip "$work/b/report.json" > "$work/b.txt"
+strip "$work/c/report.json" > "$work/c.txt"
+if ! cmp -s "$work/a.txt" "$work/b.txt"; then
+  echo "FAIL: two runs with one seed differ"; diff "$work/a.txt" "$work/b.txt" | head; exit 1
+fi
+if cmp -s "$work/a.txt" "$work/c.txt"; then echo "FAIL: a different seed gave the same report"; exit 1; fi
+echo "2 passed, 0 failed"

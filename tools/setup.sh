@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# One-step set-up for a fresh Debian (bookworm) machine: installs what is missing, configures and
+# builds, then either runs the bundled default scenario (`run`) or the whole test suite (`test`).
+#   tools/setup.sh run     build and run `ssdsim run` on platforms/default.toml + scenarios/default.toml
+#   tools/setup.sh test    build and run every test (ctest)
+# Environment: BUILD_DIR (default build), SSD_SANITIZE=ON for an ASan+UBSan build.
+set -euo pipefail
+
+mode=${1:-run}
+case "$mode" in run|test) ;; *) echo "usage: $0 run|test" >&2; exit 2 ;; esac
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build_dir=${BUILD_DIR:-$root/build}
+
+# Debian packages the build and tests need (DESIGN.md section 8 and 9).
+packages=(cmake g++ ninja-build pkg-config python3 libsystemc-dev libgtest-dev libgmock-dev
+          libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev zlib1g-dev)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
+fi
+
+cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DSSD_SANITIZE="${SSD_SANITIZE:-OFF}" > "$build_dir.configure.log" 2>&1 \
+  || { cat "$build_dir.configure.log"; exit 1; }
+cmake --build "$build_dir" -j "$(nproc)"
+
+if [ "$mode" = run ]; then
+  cd "$root"
+  exec "$build_dir/tools/ssdsim" run
+fi
+cd "$build_dir"
+exec ctest -j "$(nproc)" --output-on-failure --timeout 900
