@@ -11,13 +11,7 @@ run() { "$ssdsim" run --quiet --out "$work/$1" --set workload.requests=5000 "${@
 run a
 run b
 run c --set workload.seed=2
-strip() {  # the report without its wall-clock fields
-  python3 -c '
-import json, sys
-r = json.load(open(sys.argv[1]))
-r["sim"].pop("wall_s"); r["sim"].pop("requests_per_wall_s"); r["sim"].pop("peak_rss_mb"); r["precondition"].pop("wall_s")
-print(json.dumps(r, sort_keys=True, indent=1))' "$1"
-}
+strip() { python3 "$(dirname "$0")/strip_wall_clock.py" "$1"; }
 strip "$work/a/report.json" > "$work/a.txt"
 strip "$work/b/report.json" > "$work/b.txt"
 strip "$work/c/report.json" > "$work/c.txt"
