@@ -24,6 +24,7 @@ void NandArray::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& dela
     return;
   }
   const sc_core::sc_time now = sc_core::sc_time_stamp();
+  m_timing.advance(to_ps(now));
   const Picoseconds done = m_timing.schedule(op, to_ps(now + delay));
   delay = to_sc_time(done) - now;
   gp.set_response_status(tlm::TLM_OK_RESPONSE);

@@ -87,8 +87,8 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   const uint32_t die = op.die;
   const uint32_t channel = channel_of(die);
 
-  drop_ended(m_die_slots[die], ready, m_die_floor[die]);
-  drop_ended(m_channel_slots[channel], ready, m_channel_floor[channel]);
+  drop_ended(m_die_slots[die], m_now, m_die_floor[die]);
+  drop_ended(m_channel_slots[channel], m_now, m_channel_floor[channel]);
 
   const Shape shape = shape_of(op);
   const Overtake rule{true, die, op.op_class, ready};

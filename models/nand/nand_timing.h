@@ -11,6 +11,7 @@
 // returned for the moved operations are not revised.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -52,10 +53,13 @@ class NandTiming {
   explicit NandTiming(const NandTimingParams& params);
 
   // Reserves the die and channel for `op`, which can start no earlier than `ready`, and returns
-  // its completion time. Ready times should be roughly non-decreasing: reservations that ended
-  // before `ready` are forgotten, and an operation ready before such a forgotten reservation ended
-  // is placed after it (pessimistic rather than putting two operations on one die at once).
+  // its completion time. An operation ready before a reservation that advance() already forgot
+  // ended is placed after it (pessimistic rather than two operations on one die at once).
   Picoseconds schedule(const ftl::FlashOp& op, Picoseconds ready);
+  // No operation will be ready before `now` any more: reservations that ended by then can be
+  // forgotten. Ready times themselves may jump ahead (an operation that depends on a long chain),
+  // so forgetting follows the caller's clock, not each operation's ready time.
+  void advance(Picoseconds now) { m_now = std::max(m_now, now); }
 
   const NandCounters& counters() const { return m_counters; }
   const NandTimingParams& params() const { return m_params; }
@@ -120,6 +124,7 @@ class NandTiming {
   std::vector<Picoseconds> m_channel_floor;
   std::vector<DieSlot> m_moved;                           // scratch, reused by every call
   NandCounters m_counters;
+  Picoseconds m_now = 0;
 };
 
 }  // namespace ssd::models

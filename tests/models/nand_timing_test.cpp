@@ -180,3 +180,33 @@ TEST(NandTiming, CountsOperationsAndBusyTime) {
 
 }  // namespace
 }  // namespace ssd::models
+
+namespace ssd::models {
+namespace {
+
+// A GC batch reserved far ahead (each operation ready when the previous ends) must not block a
+// host read that arrives while the batch runs: the read waits only for the operation in progress.
+TEST(NandTimingPriority, HostReadOvertakesALongChainedGcBatch) {
+  config::NandConfig nand;
+  nand.channels = 2;
+  nand.chips_per_channel = 2;
+  NandTiming timing(NandTimingParams::from_config(nand));
+  const auto& p = timing.params();
+  Picoseconds done = 0;
+  for (int i = 0; i < 50; ++i) {
+    done = timing.schedule(ftl::FlashOp{ftl::OpKind::kRead, ftl::OpClass::kGc, 0, 4096, ftl::kNone, 0}, done);
+    done = timing.schedule(ftl::FlashOp{ftl::OpKind::kProgram, ftl::OpClass::kGc, 0, 4096, ftl::kNone, 0}, done);
+  }
+  const Picoseconds arrival = 1'000'000'000;  // 1 ms into a batch that lasts about 28 ms
+  ASSERT_GT(done, 20 * arrival);
+  timing.advance(arrival);
+  const Picoseconds read_done =
+      timing.schedule(ftl::FlashOp{ftl::OpKind::kRead, ftl::OpClass::kHostRead, 0, 4096, ftl::kNone, 0}, arrival);
+  const Picoseconds read_alone = p.t_command + p.t_read + timing.transfer_ps(4096);
+  const Picoseconds longest_gc_op = p.t_command + timing.transfer_ps(4096) + p.t_program;
+  EXPECT_LE(read_done, arrival + longest_gc_op + read_alone);
+  EXPECT_GE(read_done, arrival + read_alone);
+}
+
+}  // namespace
+}  // namespace ssd::models

@@ -3,6 +3,8 @@
 // process (gtest_discover_tests), because SystemC cannot elaborate twice in one process.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <systemc>
 
 namespace {
@@ -24,4 +26,7 @@ int sc_main(int argc, char* argv[]) {
   return RUN_ALL_TESTS();
 }
 
-int main(int argc, char* argv[]) { return sc_core::sc_elab_and_sim(argc, argv); }
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}
