@@ -26,6 +26,23 @@ void insert_sorted(std::vector<Slot>& slots, const Slot& slot) {
   slots.insert(pos, slot);
 }
 
+// Merges `extra` (sorted by start, disjoint from `into`) into `into`, from the back, in one pass;
+// it allocates only when `into` outgrows its capacity.
+template <typename Slot>
+void merge_sorted(std::vector<Slot>& into, const std::vector<Slot>& extra) {
+  size_t i = into.size();
+  size_t j = extra.size();
+  if (j == 0) return;
+  into.resize(i + j);
+  for (size_t k = i + j; j > 0;) {
+    if (i > 0 && into[i - 1].start > extra[j - 1].start) {
+      into[--k] = into[--i];
+    } else {
+      into[--k] = extra[--j];
+    }
+  }
+}
+
 // Drops the slots that ended by `t`; `floor` keeps the latest end dropped (see schedule()).
 template <typename Slot>
 void drop_ended(std::vector<Slot>& slots, Picoseconds t, Picoseconds& floor) {
@@ -63,8 +80,14 @@ NandTiming::NandTiming(const NandTimingParams& params) : m_params(params) {
   m_channel_slots.resize(params.channels);
   for (auto& slots : m_channel_slots) slots.reserve(64);
   m_die_floor.assign(params.dies, 0);
+  m_gc_queue.resize(params.dies);
+  m_gc_pending_ps.assign(params.dies, 0);
+  m_gc_tail.assign(params.dies, 0);
+  m_gc_cursor.assign(params.dies, 0);
   m_channel_floor.assign(params.channels, 0);
   m_moved.reserve(16);
+  m_moved_die.reserve(16);
+  m_moved_channel.reserve(32);
   m_counters.die_busy_ps.assign(params.dies, 0);
   m_counters.channel_busy_ps.assign(params.channels, 0);
 }
@@ -91,23 +114,16 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   drop_ended(m_channel_slots[channel], m_now, m_channel_floor[channel]);
 
   const Shape shape = shape_of(op);
+  if (op.op_class == ftl::OpClass::kGc) return queue_gc(op, shape, ready);
+  materialize_gc(die, ready);
   const Overtake rule{true, die, op.op_class, ready};
   const Placement at = place(die, shape, std::max(ready, m_die_floor[die]), rule);
 
   // Lower-priority work that has not started makes room: take it off both timelines, put the new
   // operation in, then put the moved work back, in its old order, at the first places that fit.
-  push_back_overtaken(die, rule, at.start);
+  take_overtaken(die, rule, at.start);
   reserve(die, op.op_class, shape, at);
-  const Overtake fixed{false, die, op.op_class, ready};
-  Picoseconds previous_end = 0;
-  for (const DieSlot& moved : m_moved) {
-    const Placement again =
-        place(die, moved.shape, std::max(moved.start, previous_end), fixed);
-    reserve(die, moved.op_class, moved.shape, again);
-    // A moved read may wait longer for its data-out: the die stays reserved that much longer.
-    m_counters.die_busy_ps[die] += (again.end - again.start) - (moved.end - moved.start);
-    previous_end = again.end;
-  }
+  if (!m_moved.empty()) put_back_moved(die, at.end);
 
   const auto kind = static_cast<size_t>(op.kind);
   ++m_counters.ops[kind];
@@ -115,6 +131,40 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   m_counters.die_busy_ps[die] += at.end - at.start;
   m_counters.channel_busy_ps[channel] += shape.in_ps + shape.out_ps;
   return at.end;
+}
+
+Picoseconds NandTiming::queue_gc(const ftl::FlashOp& op, const Shape& shape, Picoseconds ready) {
+  const uint32_t die = op.die;
+  const Picoseconds die_ps = shape.in_ps + shape.array_ps + shape.out_ps;
+  m_gc_queue[die].push_back(PendingGc{shape, ready});
+  m_gc_pending_ps[die] += die_ps;
+  const auto kind = static_cast<size_t>(op.kind);
+  ++m_counters.ops[kind];
+  if (op.kind != ftl::OpKind::kErase) m_counters.bytes[kind] += op.bytes;
+  m_counters.die_busy_ps[die] += die_ps;
+  m_counters.channel_busy_ps[channel_of(die)] += shape.in_ps + shape.out_ps;
+  // Estimate: no earlier than its ready time or the estimate of the GC op before it, and no
+  // earlier than all queued GC run back to back after everything already reserved on the die.
+  const auto& slots = m_die_slots[die];
+  const Picoseconds reserved_end =
+      std::max({slots.empty() ? 0 : slots.back().end, m_gc_cursor[die], m_die_floor[die]});
+  m_gc_tail[die] = std::max({ready + die_ps, m_gc_tail[die] + die_ps, reserved_end + m_gc_pending_ps[die]});
+  return m_gc_tail[die];
+}
+
+void NandTiming::materialize_gc(uint32_t die, Picoseconds before) {
+  auto& queue = m_gc_queue[die];
+  while (!queue.empty()) {
+    const PendingGc& next = queue.front();
+    const Overtake fixed{false, die, ftl::OpClass::kGc, next.ready};
+    const Picoseconds earliest = std::max({next.ready, m_gc_cursor[die], m_die_floor[die]});
+    const Placement at = place(die, next.shape, earliest, fixed);
+    if (at.start >= before) break;  // not started by then: the host operation goes first
+    reserve(die, ftl::OpClass::kGc, next.shape, at);
+    m_gc_cursor[die] = at.end;
+    m_gc_pending_ps[die] -= next.shape.in_ps + next.shape.array_ps + next.shape.out_ps;
+    queue.pop_front();
+  }
 }
 
 NandTiming::Placement NandTiming::place(uint32_t die, const Shape& shape, Picoseconds earliest,
@@ -167,7 +217,7 @@ void NandTiming::reserve(uint32_t die, ftl::OpClass op_class, const Shape& shape
   }
 }
 
-void NandTiming::push_back_overtaken(uint32_t die, const Overtake& rule, Picoseconds new_start) {
+void NandTiming::take_overtaken(uint32_t die, const Overtake& rule, Picoseconds new_start) {
   m_moved.clear();
   auto& slots = m_die_slots[die];
   // Reservations that end before the new operation starts are not in its way and stay. The rest
@@ -192,6 +242,39 @@ void NandTiming::push_back_overtaken(uint32_t die, const Overtake& rule, Picosec
   };
   auto& channel = m_channel_slots[channel_of(die)];
   channel.erase(std::remove_if(channel.begin(), channel.end(), moved_owner), channel.end());
+}
+
+// Puts the reservations take_overtaken() removed back, in their old order, each at the first
+// place at or after its old start (and after the one before it) that fits around everything
+// else. Each one is placed after all those already put back, so those never stand in its way:
+// the searches need only the timelines, and the moved work is merged into them at the end. An
+// operation still where it was, after the new one and after the ones put back, is in nobody's
+// way and stays; so do all after it.
+void NandTiming::put_back_moved(uint32_t die, Picoseconds new_end) {
+  m_moved_die.clear();
+  m_moved_channel.clear();
+  const Overtake fixed{false, die, ftl::OpClass::kHostRead, 0};
+  Picoseconds previous_end = new_end;
+  for (const DieSlot& moved : m_moved) {
+    const Placement again =
+        moved.start >= previous_end
+            ? Placement{moved.start, moved.end - moved.shape.out_ps, moved.end}
+            : place(die, moved.shape, std::max(moved.start, previous_end), fixed);
+    // A moved read may wait longer for its data-out: the die stays reserved that much longer.
+    m_counters.die_busy_ps[die] += (again.end - again.start) - (moved.end - moved.start);
+    m_moved_die.push_back(DieSlot{again.start, again.end, moved.shape, moved.op_class});
+    if (moved.shape.in_ps > 0) {
+      m_moved_channel.push_back(ChannelSlot{again.start, again.start + moved.shape.in_ps,
+                                            again.start, die, moved.op_class});
+    }
+    if (moved.shape.out_ps > 0) {
+      m_moved_channel.push_back(
+          ChannelSlot{again.out_start, again.end, again.start, die, moved.op_class});
+    }
+    previous_end = again.end;
+  }
+  merge_sorted(m_die_slots[die], m_moved_die);
+  merge_sorted(m_channel_slots[channel_of(die)], m_moved_channel);
 }
 
 }  // namespace ssd::models

@@ -5,6 +5,11 @@
 // timings, ECC and read retry; the channel has no priority (first come, first served).
 // Plain C++ with no SystemC, so the timing can be tested and benchmarked without a kernel.
 //
+// Dies and channels keep lists of future reservations, not one busy-until time each: a channel
+// idles while its dies read their arrays, and another die's command or data must be able to use
+// that gap. A transfer takes the first idle window, at or after the time it can start, that is
+// long enough; what other dies reserved on the channel is never moved for it.
+//
 // Approximation: when a new operation goes ahead of lower-priority reservations that have not
 // started yet, those reservations (and their channel slots) are moved later on the timelines, so
 // later operations see the die and channel as they will be; but the completion times already
@@ -13,6 +18,7 @@
 
 #include <algorithm>
 #include <array>
+#include <deque>
 #include <cstdint>
 #include <vector>
 
@@ -110,19 +116,41 @@ class NandTiming {
   };
 
   Shape shape_of(const ftl::FlashOp& op) const;
-  void forget_before(uint32_t die, uint32_t channel, Picoseconds ready);
   Placement place(uint32_t die, const Shape& shape, Picoseconds earliest, const Overtake& rule) const;
   Picoseconds channel_gap(uint32_t channel, Picoseconds earliest, Picoseconds length,
                           const Overtake& rule) const;
   void reserve(uint32_t die, ftl::OpClass op_class, const Shape& shape, const Placement& at);
-  void push_back_overtaken(uint32_t die, const Overtake& rule, Picoseconds new_start);
+  void take_overtaken(uint32_t die, const Overtake& rule, Picoseconds new_start);
+  void put_back_moved(uint32_t die, Picoseconds new_end);
+  Picoseconds queue_gc(const ftl::FlashOp& op, const Shape& shape, Picoseconds ready);
+  void materialize_gc(uint32_t die, Picoseconds before);
+
+  // GC is background work: its operations wait in a per-die queue and take the die (and channel)
+  // only in the gaps host operations leave, one at a time, in order. An operation is placed on
+  // the timelines once it would start before a host operation's ready time (it is then in
+  // progress and cannot be overtaken). schedule() returns for a GC operation the completion it
+  // would have if no further host work came: the estimate its dependants and the controller use.
+  // This keeps GC at O(1) per operation however long the batch, where moving every reserved GC
+  // operation for each overtaking host operation cost O(batch) per host operation.
+  struct PendingGc {
+    Shape shape;
+    Picoseconds ready;
+  };
+  std::vector<std::deque<PendingGc>> m_gc_queue;  // per die
+  std::vector<Picoseconds> m_gc_pending_ps;       // per die: die time of the queued GC ops
+  std::vector<Picoseconds> m_gc_tail;             // per die: estimate given for the last GC op
+  std::vector<Picoseconds> m_gc_cursor;           // per die: end of the last GC op placed
 
   NandTimingParams m_params;
   std::vector<std::vector<DieSlot>> m_die_slots;          // per die, sorted by start, disjoint
   std::vector<std::vector<ChannelSlot>> m_channel_slots;  // per channel, sorted, disjoint
   std::vector<Picoseconds> m_die_floor;                   // end of the last forgotten slot
   std::vector<Picoseconds> m_channel_floor;
-  std::vector<DieSlot> m_moved;                           // scratch, reused by every call
+  // Scratch, reused by every call: reservations taken off a die to make room, and the same
+  // reservations put back, before they are merged into the timelines in one pass.
+  std::vector<DieSlot> m_moved;
+  std::vector<DieSlot> m_moved_die;
+  std::vector<ChannelSlot> m_moved_channel;
   NandCounters m_counters;
   Picoseconds m_now = 0;
 };

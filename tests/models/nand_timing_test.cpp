@@ -157,6 +157,19 @@ TEST(NandTiming, MovedReservationsFreeTheChannelForTheOvertakingRead) {
   EXPECT_EQ(nand.schedule(gc_erase(2), after_read_command), after_read_command + kCmd + kErase);
 }
 
+TEST(NandTiming, OvertakenWorkOutOfReachStaysWhereItWas) {
+  NandTiming nand(test_params());
+  const Picoseconds erase_end = nand.schedule(gc_erase(0), 0);
+  // A GC program reserved after the erase, with the die idle for a while in between.
+  constexpr Picoseconds kLater = 4'000'000'000;  // 4 ms
+  constexpr Picoseconds kProgram = kCmd + kXfer + kProg;
+  EXPECT_EQ(nand.schedule(gc_program(0), kLater), kLater + kProgram);
+  // A host read fits in the idle time after the erase and leaves the GC program in place...
+  EXPECT_EQ(nand.schedule(host_read(0), 1'000), erase_end + kCmd + kRead + kXfer);
+  // ...as a GC erase queued behind it shows (it is too long for the idle time before it).
+  EXPECT_EQ(nand.schedule(gc_erase(0), 2'000), kLater + kProgram + kCmd + kErase);
+}
+
 TEST(NandTiming, CountsOperationsAndBusyTime) {
   NandTiming nand(test_params());
   nand.schedule(host_read(0), 0);
