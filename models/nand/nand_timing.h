@@ -18,8 +18,8 @@
 
 #include <algorithm>
 #include <array>
-#include <deque>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "config/platform_config.h"
