@@ -13,11 +13,12 @@ GarbageCollector::GarbageCollector(FlashBackend& backend, BlockManager& blocks,
       m_stats(stats),
       m_geometry(blocks.geometry()) {}
 
-void GarbageCollector::before_open_block(uint32_t plane) {
-  // Each productive round frees at least a page's worth of slots (collect_one refuses victims
-  // that would not), so the pool grows; the cap only guards against a policy that keeps
-  // choosing blocks without net gain.
-  for (uint32_t round = 0; round < m_geometry.blocks_per_plane && m_blocks.below_gc_threshold(plane);
+void GarbageCollector::before_new_page(uint32_t plane, bool needs_block) {
+  if (m_blocks.below_gc_threshold(plane)) collect_one(plane);
+  // Emergency: the pool is empty and a block is needed. Each round frees at least a page, so a
+  // block comes back within a bounded number of rounds; the cap guards against a bad policy.
+  for (uint32_t round = 0; needs_block && m_blocks.free_blocks(plane) == 0 &&
+                           round < m_geometry.blocks_per_plane;
        ++round) {
     if (!collect_one(plane)) break;
   }
@@ -36,6 +37,7 @@ bool GarbageCollector::collect_one(uint32_t plane) {
   uint32_t last_op = kNone;
   const PageId first = m_geometry.first_page(victim);
   const uint32_t programmed = m_backend.flash().write_pointer(victim);
+  prefetch_mappings(victim);
   for (uint32_t p = 0; p < programmed; ++p) relocate_page(first + p, plane, last_op);
 
   // Valid data must be on flash before its old copy is erased.
@@ -47,22 +49,35 @@ bool GarbageCollector::collect_one(uint32_t plane) {
   return true;
 }
 
+void GarbageCollector::prefetch_mappings(BlockId victim) const {
+  const PageId first = m_geometry.first_page(victim);
+  const uint32_t programmed = m_backend.flash().write_pointer(victim);
+  for (uint32_t p = 0; p < programmed; ++p) {
+    const uint32_t* spare = m_backend.flash().spare(first + p);
+    for (uint32_t u = 0; u < m_geometry.units_per_page; ++u) {
+      if (spare[u] != kNone) m_owner.prefetch(spare[u]);
+    }
+  }
+}
+
 void GarbageCollector::relocate_page(PageId page, uint32_t plane, uint32_t& last_op) {
   const uint32_t* spare = m_backend.flash().spare(page);
   const SlotId first_slot = m_geometry.first_slot(page);
-  uint32_t read_op = kNone;
+  uint32_t valid_mask = 0;  // units_per_page <= 32 (config validation)
   uint32_t valid_units = 0;
   for (uint32_t u = 0; u < m_geometry.units_per_page; ++u) {
-    const Lun lun = spare[u];
-    if (lun != kNone && m_owner.maps(lun, first_slot + u)) ++valid_units;
+    if (spare[u] != kNone && m_owner.maps(spare[u], first_slot + u)) {
+      valid_mask |= 1u << u;
+      ++valid_units;
+    }
   }
   if (valid_units == 0) return;
-  read_op = m_backend.read(page, valid_units, OpClass::kGc);
+  const uint32_t read_op = m_backend.read(page, valid_units, OpClass::kGc);
   if (read_op != kNone) last_op = read_op;
   for (uint32_t u = 0; u < m_geometry.units_per_page; ++u) {
+    if ((valid_mask >> u & 1u) == 0) continue;
     const Lun lun = spare[u];
     const SlotId from = first_slot + u;
-    if (lun == kNone || !m_owner.maps(lun, from)) continue;
     const SlotId to = m_gc_writer.append_on_plane(plane, lun, m_backend.flash().token(from), read_op);
     m_owner.relocate(lun, from, to);
     m_blocks.remove_valid(from);
@@ -70,5 +85,4 @@ void GarbageCollector::relocate_page(PageId page, uint32_t plane, uint32_t& last
     ++m_stats.gc_units_written;
   }
 }
-
 }  // namespace ssd::ftl

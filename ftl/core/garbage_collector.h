@@ -1,5 +1,8 @@
-// Garbage collection for page-granular schemes: when a write stream is about to open a block on a
-// plane whose free pool is below the GC reserve, reclaim victims on that plane. For each victim it
+// Garbage collection for page-granular schemes, incremental: while a plane's free pool is below the
+// GC reserve, every new page the host stream starts there is preceded by one victim reclaimed on
+// that plane (and, should the pool run dry, as many as it takes to open the next block). Each
+// victim must free at least a page, so GC outpaces the writes it serves, and its work arrives in
+// victim-sized pieces rather than a block's worth at once. For each victim it
 // reads the valid units (those the owning scheme still maps to that slot, found through the LUN in
 // the spare area), rewrites them through the GC stream on the same plane, lets the scheme update
 // its map, programs the GC page (so nothing valid exists only in DRAM), and erases the victim.
@@ -23,19 +26,24 @@ class MappingOwner {
   virtual bool maps(Lun lun, SlotId slot) const = 0;
   // GC moved `lun` from `from` to `to`: update the mapping.
   virtual void relocate(Lun lun, SlotId from, SlotId to) = 0;
+  // GC will soon ask about `lun`: start bringing its mapping into the cache. A victim's units are
+  // scattered over the whole map, so asking for them all first lets the memory system fetch many
+  // at once instead of one miss after another.
+  virtual void prefetch(Lun /*lun*/) const {}
 };
 
-class GarbageCollector final : public UnitWriter::BlockNeedListener {
+class GarbageCollector final : public UnitWriter::SpaceListener {
  public:
   GarbageCollector(FlashBackend& backend, BlockManager& blocks, UnitWriter& gc_writer,
                    MappingOwner& owner, const VictimPolicy& policy, FtlStats& stats);
 
-  void before_open_block(uint32_t plane) override;
+  void before_new_page(uint32_t plane, bool needs_block) override;
   // Reclaims one victim on `plane`; false when there is none worth taking (one that would not
   // free at least a page).
   bool collect_one(uint32_t plane);
 
  private:
+  void prefetch_mappings(BlockId victim) const;
   void relocate_page(PageId page, uint32_t plane, uint32_t& last_op);
 
   FlashBackend& m_backend;

@@ -43,10 +43,8 @@ SlotId UnitWriter::append_on_plane(uint32_t plane, Lun lun, Token token, uint32_
 
 void UnitWriter::start_page(uint32_t plane) {
   OpenPage& open = m_open[plane];
-  if (open.block == kNone) {
-    if (m_listener) m_listener->before_open_block(plane);
-    open.block = m_blocks.open_block(plane);
-  }
+  if (m_listener) m_listener->before_new_page(plane, open.block == kNone);
+  if (open.block == kNone) open.block = m_blocks.open_block(plane);
   open.page = m_geometry.first_page(open.block) + m_backend.flash().write_pointer(open.block);
   open.filled = 0;
   open.after = kNone;

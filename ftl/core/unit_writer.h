@@ -18,15 +18,16 @@ namespace ssd::ftl {
 
 class UnitWriter {
  public:
-  // Called before the stream opens a new block on `plane`, so GC can make room first.
-  class BlockNeedListener {
+  // Called before the stream starts a new page on `plane` (`needs_block`: and must open a new
+  // block for it), so GC can make room first, a little at a time.
+  class SpaceListener {
    public:
-    virtual ~BlockNeedListener() = default;
-    virtual void before_open_block(uint32_t plane) = 0;
+    virtual ~SpaceListener() = default;
+    virtual void before_new_page(uint32_t plane, bool needs_block) = 0;
   };
 
   UnitWriter(FlashBackend& backend, BlockManager& blocks, OpClass op_class);
-  void set_listener(BlockNeedListener* listener) { m_listener = listener; }
+  void set_listener(SpaceListener* listener) { m_listener = listener; }
 
   // Appends one unit on the next plane of the stripe (or on `plane`); returns its slot.
   // `after`: operation the page's program must wait for (e.g. the read of a read-modify-write).
@@ -59,7 +60,7 @@ class UnitWriter {
   BlockManager& m_blocks;
   const Geometry& m_geometry;
   OpClass m_op_class;
-  BlockNeedListener* m_listener = nullptr;
+  SpaceListener* m_listener = nullptr;
   std::vector<OpenPage> m_open;  // per flat plane
   uint32_t m_stripe_cursor = 0;
   uint64_t m_padded_units = 0;

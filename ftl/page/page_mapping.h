@@ -32,6 +32,7 @@ class PageMapping final : public MappingScheme, private MappingOwner {
  private:
   bool maps(Lun lun, SlotId slot) const override { return m_l2p[lun] == slot; }
   void relocate(Lun lun, SlotId /*from*/, SlotId to) override { m_l2p[lun] = to; }
+  void prefetch(Lun lun) const override { __builtin_prefetch(&m_l2p[lun]); }
 
   FlashBackend& m_backend;
   const Geometry& m_geometry;

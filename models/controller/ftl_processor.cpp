@@ -93,29 +93,19 @@ void FtlProcessor::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_ti
   m_cpu_busy_total += cpu_ps;
   m_cpu_cycles_total += cycles;
 
-  // GC that this command triggered runs in the background at GC priority: the command waits
-  // only for its own operations, but the dies stay busy for the GC and a flush waits for it all.
-  // Back-pressure: a command that starts new GC also waits until the GC issued before it has
-  // finished, so GC debt never exceeds one batch and the host slows to the pace GC can keep.
+  // GC runs in the foreground of the write that needed the space (GC is incremental: one victim
+  // per page at most, so that is bounded), at GC priority on the dies: other commands' reads and
+  // writes go ahead of GC operations that have not started. A flush waits for everything.
   const ftl::OpList& ops = backend.ops();
   m_done.resize(ops.size());
   Picoseconds completion = cpu_end;
-  Picoseconds gc_done = 0;
   for (uint32_t i = 0; i < ops.size(); ++i) {
     const ftl::FlashOp& op = ops[i];
     const Picoseconds op_ready = op.after == ftl::kNone ? cpu_end : std::max(cpu_end, m_done[op.after]);
     m_done[i] = issue(op, op_ready);
     backend.op_completed(i, m_done[i]);
     m_all_done_at = std::max(m_all_done_at, m_done[i]);
-    if (op.op_class == ftl::OpClass::kGc) {
-      gc_done = std::max(gc_done, m_done[i]);
-    } else {
-      completion = std::max(completion, m_done[i]);
-    }
-  }
-  if (gc_done != 0) {
-    completion = std::max(completion, m_gc_done_at);
-    m_gc_done_at = std::max(m_gc_done_at, gc_done);
+    completion = std::max(completion, m_done[i]);
   }
   if (command.kind == ftl::CommandKind::kFlush) completion = std::max(completion, m_all_done_at);
   delay = to_sc_time(completion) - sc_core::sc_time_stamp();

@@ -3,9 +3,8 @@
 // CPU cycles at the platform's clock (one core: commands' firmware work is serialised), then
 // issues the recorded flash and memory operations to the NAND, DRAM and NVRAM targets, each no
 // earlier than the CPU work and the operation it depends on. The command completes when its last
-// own operation does; GC it triggered runs on at GC priority (background GC), a command that
-// starts GC waits for the GC batch before it (back-pressure), and a flush waits for every
-// operation issued before it, GC included.
+// operation does, GC it triggered included (foreground GC, at GC priority on the dies, so other
+// commands' operations go ahead of it); a flush waits for every operation issued before it.
 // Loosely timed: b_transport returns the completion as an annotated delay, no wait() inside.
 // Not modelled: multiple FTL cores, firmware pipelining across commands, interrupts.
 #pragma once
@@ -58,7 +57,6 @@ class FtlProcessor : public sc_core::sc_module {
   CpuCosts m_costs;
   Picoseconds m_cpu_free_at = 0;
   Picoseconds m_all_done_at = 0;  // latest completion of any operation so far (for flushes)
-  Picoseconds m_gc_done_at = 0;   // latest completion of any GC operation so far
   uint64_t m_cpu_busy_total = 0;
   uint64_t m_cpu_cycles_total = 0;
   std::vector<Picoseconds> m_done;  // per operation of the current command, reused

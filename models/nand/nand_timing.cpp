@@ -80,10 +80,6 @@ NandTiming::NandTiming(const NandTimingParams& params) : m_params(params) {
   m_channel_slots.resize(params.channels);
   for (auto& slots : m_channel_slots) slots.reserve(64);
   m_die_floor.assign(params.dies, 0);
-  m_gc_queue.resize(params.dies);
-  m_gc_pending_ps.assign(params.dies, 0);
-  m_gc_tail.assign(params.dies, 0);
-  m_gc_cursor.assign(params.dies, 0);
   m_channel_floor.assign(params.channels, 0);
   m_moved.reserve(16);
   m_moved_die.reserve(16);
@@ -114,8 +110,6 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   drop_ended(m_channel_slots[channel], m_now, m_channel_floor[channel]);
 
   const Shape shape = shape_of(op);
-  if (op.op_class == ftl::OpClass::kGc) return queue_gc(op, shape, ready);
-  materialize_gc(die, ready);
   const Overtake rule{true, die, op.op_class, ready};
   const Placement at = place(die, shape, std::max(ready, m_die_floor[die]), rule);
 
@@ -131,40 +125,6 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   m_counters.die_busy_ps[die] += at.end - at.start;
   m_counters.channel_busy_ps[channel] += shape.in_ps + shape.out_ps;
   return at.end;
-}
-
-Picoseconds NandTiming::queue_gc(const ftl::FlashOp& op, const Shape& shape, Picoseconds ready) {
-  const uint32_t die = op.die;
-  const Picoseconds die_ps = shape.in_ps + shape.array_ps + shape.out_ps;
-  m_gc_queue[die].push_back(PendingGc{shape, ready});
-  m_gc_pending_ps[die] += die_ps;
-  const auto kind = static_cast<size_t>(op.kind);
-  ++m_counters.ops[kind];
-  if (op.kind != ftl::OpKind::kErase) m_counters.bytes[kind] += op.bytes;
-  m_counters.die_busy_ps[die] += die_ps;
-  m_counters.channel_busy_ps[channel_of(die)] += shape.in_ps + shape.out_ps;
-  // Estimate: no earlier than its ready time or the estimate of the GC op before it, and no
-  // earlier than all queued GC run back to back after everything already reserved on the die.
-  const auto& slots = m_die_slots[die];
-  const Picoseconds reserved_end =
-      std::max({slots.empty() ? 0 : slots.back().end, m_gc_cursor[die], m_die_floor[die]});
-  m_gc_tail[die] = std::max({ready + die_ps, m_gc_tail[die] + die_ps, reserved_end + m_gc_pending_ps[die]});
-  return m_gc_tail[die];
-}
-
-void NandTiming::materialize_gc(uint32_t die, Picoseconds before) {
-  auto& queue = m_gc_queue[die];
-  while (!queue.empty()) {
-    const PendingGc& next = queue.front();
-    const Overtake fixed{false, die, ftl::OpClass::kGc, next.ready};
-    const Picoseconds earliest = std::max({next.ready, m_gc_cursor[die], m_die_floor[die]});
-    const Placement at = place(die, next.shape, earliest, fixed);
-    if (at.start >= before) break;  // not started by then: the host operation goes first
-    reserve(die, ftl::OpClass::kGc, next.shape, at);
-    m_gc_cursor[die] = at.end;
-    m_gc_pending_ps[die] -= next.shape.in_ps + next.shape.array_ps + next.shape.out_ps;
-    queue.pop_front();
-  }
 }
 
 NandTiming::Placement NandTiming::place(uint32_t die, const Shape& shape, Picoseconds earliest,

@@ -19,7 +19,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "config/platform_config.h"
@@ -122,24 +121,6 @@ class NandTiming {
   void reserve(uint32_t die, ftl::OpClass op_class, const Shape& shape, const Placement& at);
   void take_overtaken(uint32_t die, const Overtake& rule, Picoseconds new_start);
   void put_back_moved(uint32_t die, Picoseconds new_end);
-  Picoseconds queue_gc(const ftl::FlashOp& op, const Shape& shape, Picoseconds ready);
-  void materialize_gc(uint32_t die, Picoseconds before);
-
-  // GC is background work: its operations wait in a per-die queue and take the die (and channel)
-  // only in the gaps host operations leave, one at a time, in order. An operation is placed on
-  // the timelines once it would start before a host operation's ready time (it is then in
-  // progress and cannot be overtaken). schedule() returns for a GC operation the completion it
-  // would have if no further host work came: the estimate its dependants and the controller use.
-  // This keeps GC at O(1) per operation however long the batch, where moving every reserved GC
-  // operation for each overtaking host operation cost O(batch) per host operation.
-  struct PendingGc {
-    Shape shape;
-    Picoseconds ready;
-  };
-  std::vector<std::deque<PendingGc>> m_gc_queue;  // per die
-  std::vector<Picoseconds> m_gc_pending_ps;       // per die: die time of the queued GC ops
-  std::vector<Picoseconds> m_gc_tail;             // per die: estimate given for the last GC op
-  std::vector<Picoseconds> m_gc_cursor;           // per die: end of the last GC op placed
 
   NandTimingParams m_params;
   std::vector<std::vector<DieSlot>> m_die_slots;          // per die, sorted by start, disjoint
