@@ -86,11 +86,16 @@ std::vector<workload::Request> reads(size_t n, Picoseconds gap = 0) {
   return all;
 }
 
-TEST(HostInterface, ClosedLoopKeepsExactlyTheQueueDepthInFlight) {
-  VectorSource source(reads(64), false);
+// Runs `source` through a host interface in front of the fixed-latency controller (one
+// elaboration per process: each TEST calls this once) and returns what the request log shows.
+struct HostRun {
+  std::vector<LoggedCommand> commands;
+  HostStats stats;
+  bool finished;
+};
+
+HostRun run_host(VectorSource& source, HostInterfaceOptions options) {
   std::ostringstream log;
-  HostInterfaceOptions options;
-  options.queue_depth = 4;
   options.request_log = &log;
   config::HostConfig host;
   host.command_overhead_ns = 0;
@@ -98,32 +103,31 @@ TEST(HostInterface, ClosedLoopKeepsExactlyTheQueueDepthInFlight) {
   FixedLatencyController controller("controller");
   interface.socket.bind(controller.socket);
   sc_core::sc_start();
+  return {parse_log(log.str()), interface.stats(), interface.finished()};
+}
 
-  ASSERT_TRUE(interface.finished());
-  const auto commands = parse_log(log.str());
-  ASSERT_EQ(commands.size(), 64u);
-  EXPECT_EQ(max_in_flight(commands), 4u);
+TEST(HostInterface, ClosedLoopKeepsExactlyTheQueueDepthInFlight) {
+  VectorSource source(reads(64), false);
+  HostInterfaceOptions options;
+  options.queue_depth = 4;
+  const HostRun run = run_host(source, options);
+
+  ASSERT_TRUE(run.finished);
+  ASSERT_EQ(run.commands.size(), 64u);
+  EXPECT_EQ(max_in_flight(run.commands), 4u);
   // The fifth command can only go when the first completes.
-  EXPECT_EQ(commands[4].submit, commands[0].complete);
-  EXPECT_EQ(interface.stats().completed[0], 64u);
+  EXPECT_EQ(run.commands[4].submit, run.commands[0].complete);
+  EXPECT_EQ(run.stats.completed[0], 64u);
 }
 
 TEST(HostInterface, OpenLoopHonoursArrivalTimesAndTheQueueLimit) {
   VectorSource source(reads(40, 1'000'000), true);  // one per microsecond, each served in 10 us
-  std::ostringstream log;
   HostInterfaceOptions options;
   options.open_loop_slots = 3;
-  options.request_log = &log;
-  config::HostConfig host;
-  host.command_overhead_ns = 0;
-  HostInterface interface("host", host, source, options);
-  FixedLatencyController controller("controller");
-  interface.socket.bind(controller.socket);
-  sc_core::sc_start();
+  const HostRun run = run_host(source, options);
 
-  const auto commands = parse_log(log.str());
-  EXPECT_EQ(commands[1].submit, 1'000'000u);  // arrival time honoured while a slot is free
-  EXPECT_EQ(max_in_flight(commands), 3u);     // then the submission queue is the limit
+  EXPECT_EQ(run.commands[1].submit, 1'000'000u);  // arrival time honoured while a slot is free
+  EXPECT_EQ(max_in_flight(run.commands), 3u);     // then the submission queue is the limit
 }
 
 TEST(HostInterface, ReadDataCrossesThePcieLinkAfterTheController) {
