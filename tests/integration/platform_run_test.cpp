@@ -74,3 +74,27 @@ TEST(PlatformRun, Mqsim512GbPlatformPassesTheOracle) {
 
 }  // namespace
 }  // namespace ssd
+
+namespace ssd {
+namespace {
+
+// The oracle must see lost data through the whole platform: erase a block full of preconditioned
+// data behind the FTL's back, then read everything back.
+TEST(PlatformRun, LostDataIsReportedAsMismatches) {
+  const auto config = config::load_config(
+      source_path("platforms/default.toml"), source_path("scenarios/default.toml"),
+      {"run.progress=false", "precondition.fill_ratio=1.0", "workload.read_ratio=1.0",
+       "workload.pattern=sequential", "workload.requests=4000", "workload.request_bytes=65536",
+       "workload.flush_every_writes=0"});
+  models::SsdPlatform platform("ssd", config, models::PlatformRunOptions{});
+  platform.precondition();
+  ftl::FlashArray& flash = platform.device().flash();
+  ASSERT_GT(flash.write_pointer(0), 0u);
+  flash.erase(0);
+  const auto report = platform.run();
+  EXPECT_GT(report.integrity_mismatches, 0u);
+  EXPECT_FALSE(report.integrity_first_mismatch.empty());
+}
+
+}  // namespace
+}  // namespace ssd
