@@ -80,6 +80,9 @@ NandTiming::NandTiming(const NandTimingParams& params) : m_params(params) {
   m_channel_slots.resize(params.channels);
   for (auto& slots : m_channel_slots) slots.reserve(64);
   m_die_floor.assign(params.dies, 0);
+  m_gc_queue.resize(params.dies);
+  m_gc_tail.assign(params.dies, 0);
+  m_gc_cursor.assign(params.dies, 0);
   m_channel_floor.assign(params.channels, 0);
   m_moved.reserve(16);
   m_moved_die.reserve(16);
@@ -110,14 +113,23 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   drop_ended(m_channel_slots[channel], m_now, m_channel_floor[channel]);
 
   const Shape shape = shape_of(op);
+  if (op.op_class == ftl::OpClass::kGc) return queue_gc(op, shape, ready);
+  materialize_gc(die, ready);
   const Overtake rule{true, die, op.op_class, ready};
-  const Placement at = place(die, shape, std::max(ready, m_die_floor[die]), rule);
+  const Picoseconds earliest = std::max(ready, m_die_floor[die]);
+  // Host work this operation brings (itself, and reservations it pushes) into the time queued GC
+  // had planned to use delays that GC by as much.
+  const bool gc_queued = !m_gc_queue[die].empty();
+  const Picoseconds gc_from = gc_queued ? m_gc_queue[die].front().planned_start : 0;
+  const Picoseconds reserved_before = gc_queued ? reserved_after(die, gc_from) : 0;
+  const Placement at = place(die, shape, earliest, rule);
 
   // Lower-priority work that has not started makes room: take it off both timelines, put the new
   // operation in, then put the moved work back, in its old order, at the first places that fit.
   take_overtaken(die, rule, at.start);
   reserve(die, op.op_class, shape, at);
   if (!m_moved.empty()) put_back_moved(die, at.end);
+  if (gc_queued) m_gc_tail[die] += reserved_after(die, gc_from) - reserved_before;
 
   const auto kind = static_cast<size_t>(op.kind);
   ++m_counters.ops[kind];
@@ -125,6 +137,49 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   m_counters.die_busy_ps[die] += at.end - at.start;
   m_counters.channel_busy_ps[channel] += shape.in_ps + shape.out_ps;
   return at.end;
+}
+
+Picoseconds NandTiming::reserved_after(uint32_t die, Picoseconds from) const {
+  Picoseconds total = 0;
+  const auto& slots = m_die_slots[die];
+  for (auto it = first_ending_after(slots, from); it != slots.end(); ++it) {
+    total += it->end - std::max(it->start, from);
+  }
+  return total;
+}
+
+Picoseconds NandTiming::queue_gc(const ftl::FlashOp& op, const Shape& shape, Picoseconds ready) {
+  const uint32_t die = op.die;
+  const Picoseconds die_ps = shape.in_ps + shape.array_ps + shape.out_ps;
+  m_gc_queue[die].push_back(PendingGc{shape, ready});
+  const auto kind = static_cast<size_t>(op.kind);
+  ++m_counters.ops[kind];
+  if (op.kind != ftl::OpKind::kErase) m_counters.bytes[kind] += op.bytes;
+  m_counters.die_busy_ps[die] += die_ps;
+  m_counters.channel_busy_ps[channel_of(die)] += shape.in_ps + shape.out_ps;
+  // Estimate: where it would go if placed now, after the GC queued before it, in the first gaps
+  // the die and channel have. It is not reserved: later host work may take that place, and the
+  // operation is placed for real when an operation passes it (materialize_gc).
+  const Overtake fixed{false, die, ftl::OpClass::kGc, ready};
+  const Placement at =
+      place(die, shape, std::max({ready, m_gc_tail[die], m_gc_cursor[die], m_die_floor[die]}), fixed);
+  m_gc_queue[die].back().planned_start = at.start;
+  m_gc_tail[die] = at.end;
+  return at.end;
+}
+
+void NandTiming::materialize_gc(uint32_t die, Picoseconds before) {
+  auto& queue = m_gc_queue[die];
+  while (!queue.empty()) {
+    const PendingGc& next = queue.front();
+    const Overtake fixed{false, die, ftl::OpClass::kGc, next.ready};
+    const Picoseconds earliest = std::max({next.ready, m_gc_cursor[die], m_die_floor[die]});
+    const Placement at = place(die, next.shape, earliest, fixed);
+    if (at.start >= before) break;  // not started by then: the host operation goes first
+    reserve(die, ftl::OpClass::kGc, next.shape, at);
+    m_gc_cursor[die] = at.end;
+    queue.pop_front();
+  }
 }
 
 NandTiming::Placement NandTiming::place(uint32_t die, const Shape& shape, Picoseconds earliest,
