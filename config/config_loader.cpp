@@ -2,6 +2,8 @@
 // are reported against the origin of the offending key (file and line, or --set) when known.
 #include "config/config_loader.h"
 
+#include <filesystem>
+
 #include "config/config_messages.h"
 #include "config/key_registry.h"
 #include "config/overrides.h"
@@ -17,6 +19,18 @@ Origin origin_of(const OriginMap& origins, const std::string& key, const std::st
   auto it = origins.find(key);
   if (it != origins.end()) return it->second;
   return {path.empty() ? defaults_name : path, 0};
+}
+
+// A trace named in a scenario file is relative to that file's folder, so a scenario and its trace
+// move together; one given with --set is relative to the working directory, as shells expect.
+void resolve_trace_path(ScenarioConfig& scenario, const OriginMap& origins,
+                        const std::string& scenario_path) {
+  std::string& file = scenario.workload.trace_file;
+  const auto it = origins.find("workload.trace_file");
+  if (file.empty() || it == origins.end() || it->second.source != scenario_path) return;
+  const std::filesystem::path path(file);
+  if (path.is_absolute()) return;
+  file = (std::filesystem::path(scenario_path).parent_path() / path).lexically_normal().string();
 }
 
 }  // namespace
@@ -35,6 +49,8 @@ LoadedConfig load_config(const std::string& platform_path, const std::string& sc
   for (const std::string& assignment : overrides) {
     apply_override(assignment, platform, scenario, origins);
   }
+
+  resolve_trace_path(loaded.scenario, origins, scenario_path);
 
   if (auto problem = find_platform_problem(loaded.platform)) {
     throw_error(origin_of(origins, problem->key, platform_path, "(built-in platform defaults)"),

@@ -34,6 +34,9 @@ struct FtlConfig {
   double over_provisioning = 0.07;    // ftl.over_provisioning (share of physical space hidden)
   double gc_threshold = 0.05;         // ftl.gc_threshold (free-block share per plane that starts GC)
   std::string gc_policy = "greedy";   // ftl.gc_policy
+  // DFTL's cached mapping table: a number of entries, or (when 0) as many as fit in the bytes.
+  uint32_t dftl_cache_entries = 0;    // ftl.dftl_cache_entries
+  uint64_t dftl_cache_bytes = 32768;  // ftl.dftl_cache_bytes
 };
 
 struct ControllerConfig {

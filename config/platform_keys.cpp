@@ -44,6 +44,10 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
       {"ftl.gc_threshold", &f.gc_threshold,
        "Share of a plane's blocks kept free; fewer free blocks start GC", open(0.0, 0.5)},
       {"ftl.gc_policy", &f.gc_policy, "GC victim selection", std::nullopt, {"greedy"}},
+      {"ftl.dftl_cache_entries", &f.dftl_cache_entries,
+       "DFTL mapping-cache entries (0 = as many as ftl.dftl_cache_bytes holds)"},
+      {"ftl.dftl_cache_bytes", &f.dftl_cache_bytes,
+       "DFTL mapping-cache size when ftl.dftl_cache_entries is 0", at_least(8)},
 
       {"controller.cpu_mhz", &c.cpu_mhz, "FTL processor clock", positive()},
       {"controller.cycles_per_command", &c.cycles_per_command,

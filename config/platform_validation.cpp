@@ -98,6 +98,20 @@ std::optional<KeyProblem> check_gc_headroom(const PlatformConfig& p) {
   return std::nullopt;
 }
 
+// Rules of particular mapping schemes (docs/schemes.md). The block-granular schemes keep each
+// unit at a fixed page offset, so they map whole pages.
+std::optional<KeyProblem> check_scheme_rules(const PlatformConfig& p) {
+  const std::string& scheme = p.ftl.scheme;
+  const bool block_granular = scheme == "block" || scheme == "nftl";
+  if (block_granular && mapping_unit_bytes(p) != p.nand.page_bytes) {
+    return KeyProblem{"ftl.mapping_unit_bytes",
+                      "must be 0 or " + of("nand.page_bytes", p.nand.page_bytes) + " for the " +
+                          scheme + " scheme, which maps whole pages (got " +
+                          std::to_string(p.ftl.mapping_unit_bytes) + ")"};
+  }
+  return std::nullopt;
+}
+
 std::optional<KeyProblem> check_memories_and_host(const PlatformConfig& p) {
   if (p.nvram.kind != "none" && p.nvram.capacity_bytes == 0) {
     return KeyProblem{"nvram.capacity_bytes",
@@ -124,6 +138,7 @@ std::optional<KeyProblem> find_platform_problem(const PlatformConfig& platform) 
   if (auto problem = check_nand(platform.nand)) return problem;
   if (auto problem = check_mapping_unit(platform)) return problem;
   if (auto problem = check_gc_headroom(platform)) return problem;
+  if (auto problem = check_scheme_rules(platform)) return problem;
   return check_memories_and_host(platform);
 }
 

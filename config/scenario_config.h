@@ -9,7 +9,7 @@
 namespace ssd::config {
 
 struct WorkloadConfig {
-  std::string kind = "synthetic";       // workload.kind (only "synthetic" for now)
+  std::string kind = "synthetic";       // workload.kind: "synthetic" | "trace"
   std::string pattern = "random";       // workload.pattern: "random" | "sequential"
   double read_ratio = 0.5;              // workload.read_ratio (share of data commands)
   double trim_ratio = 0.0;              // workload.trim_ratio (share of data commands)
@@ -27,6 +27,16 @@ struct WorkloadConfig {
   std::string arrival = "fixed";        // workload.arrival: "fixed" | "poisson" (open loop)
   uint64_t flush_every_writes = 0;      // workload.flush_every_writes (0 = never)
   uint64_t seed = 1;                    // workload.seed
+  // Trace replay (kind "trace"; docs/traces.md). requests, duration_ms, mode and queue_depth
+  // above also apply: a maximum request count, a time window, open or closed loop.
+  std::string trace_file;               // workload.trace_file (relative to the scenario file)
+  std::string trace_format = "auto";    // workload.trace_format: "auto" | msr spc mqsim disksim
+                                        //   blkparse fio
+  std::string device = "all";           // workload.device: "all" or one trace device's number
+  std::string fit = "error";            // workload.fit: "error" | "wrap" | "scale"
+  double speed = 1.0;                   // workload.speed (open loop: trace time divided by this)
+  bool skip_bad_lines = false;          // workload.skip_bad_lines
+  std::string blkparse_action = "auto"; // workload.blkparse_action: "auto" | "Q" | "D" | "C"
 };
 
 struct PreconditionConfig {

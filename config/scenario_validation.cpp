@@ -78,7 +78,17 @@ std::optional<KeyProblem> find_scenario_problem(const ScenarioConfig& scenario,
   }
   if (auto problem = check_sizes(w, platform.nand.sector_bytes)) return problem;
   if (auto problem = check_address_range(w, logical_capacity_bytes(platform))) return problem;
-  if (w.requests == 0 && w.duration_ms == 0) {
+  if (w.kind == "trace") {
+    if (w.trace_file.empty()) {
+      return KeyProblem{"workload.trace_file", "must name a trace file when workload.kind is 'trace'"};
+    }
+    if (w.device != "all" &&
+        (w.device.empty() || w.device.find_first_not_of("0123456789") != std::string::npos ||
+         w.device.size() > 18)) {
+      return KeyProblem{"workload.device", "must be 'all' or a device number (got '" + w.device + "')"};
+    }
+  }
+  if (w.kind == "synthetic" && w.requests == 0 && w.duration_ms == 0) {
     return KeyProblem{"workload.requests",
                       "workload.requests and workload.duration_ms are both 0; set at least one "
                       "so the run ends"};

@@ -6,6 +6,9 @@
 #include "ftl/core/mapping_scheme.h"
 #include "ftl/core/page_store.h"
 #include "ftl/page/page_mapping.h"
+#include "ftl/block/block_mapping.h"
+#include "ftl/dftl/dftl.h"
+#include "ftl/nftl/nftl.h"
 
 namespace ssd::ftl {
 
@@ -21,6 +24,12 @@ const std::vector<SchemeEntry>& registry() {
   static const std::vector<SchemeEntry> entries = {
       {"page", PageStore::spare_words,
        [](const SchemeContext& c) { return std::make_unique<PageMapping>(c); }},
+      {"block", BlockScheme::spare_words,
+       [](const SchemeContext& c) { return std::make_unique<BlockMapping>(c); }},
+      {"dftl", PageStore::spare_words,
+       [](const SchemeContext& c) { return std::make_unique<Dftl>(c); }},
+      {"nftl", BlockScheme::spare_words,
+       [](const SchemeContext& c) { return std::make_unique<Nftl>(c); }},
   };
   return entries;
 }

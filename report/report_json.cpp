@@ -90,6 +90,25 @@ json to_json(const RunReport& r, bool include_wall_clock) {
     j["integrity"]["first_mismatch"] = r.integrity_first_mismatch;
   }
 
+  if (r.trace) {
+    const TraceWorkloadReport& t = *r.trace;
+    j["workload"] = {{"kind", "trace"},
+                     {"file", t.file},
+                     {"format", t.format},
+                     {"mode", t.mode},
+                     {"speed", t.speed},
+                     {"lines", t.lines},
+                     {"records", t.records},
+                     {"skipped_lines", t.skipped_lines},
+                     {"first_skipped_lines", t.first_skipped},
+                     {"devices", t.devices},
+                     {"device", t.device_selection},
+                     {"fit", t.fit},
+                     {"fit_applied", t.fit_applied},
+                     {"scale_factor", t.scale_factor}};
+    if (!t.blkparse_action.empty()) j["workload"]["blkparse_action"] = t.blkparse_action;
+  }
+
   j["precondition"] = {{"units_written", r.precondition_units_written}};
   j["sim"] = {{"simulated_ns", r.simulated_ns}};
   // The only fields that differ between two runs of the same inputs: left out on request so such

@@ -72,6 +72,25 @@ void append_latency_table(std::string& out, const json& latency) {
   out += rows;
 }
 
+void append_trace(std::string& out, const json& w) {
+  out += fmt::format("trace: {} ({}), {} lines, {} devices (device {}), fit {} -> {}",
+                     w["file"].get<std::string>(), w["format"].get<std::string>(),
+                     w["lines"].get<uint64_t>(), w["devices"].get<uint64_t>(),
+                     w["device"].get<std::string>(), w["fit"].get<std::string>(),
+                     w["fit_applied"].get<std::string>());
+  if (w["fit_applied"].get<std::string>() == "scale") {
+    out += fmt::format(" (factor {:.4g})", w["scale_factor"].get<double>());
+  }
+  out += fmt::format(", {} loop", w["mode"].get<std::string>());
+  if (w["mode"].get<std::string>() == "open") out += fmt::format(" at {}x", w["speed"].get<double>());
+  out += "\n";
+  const uint64_t skipped = w["skipped_lines"].get<uint64_t>();
+  if (skipped > 0) {
+    out += fmt::format("trace: {} bad lines skipped; first:\n", skipped);
+    for (const json& line : w["first_skipped_lines"]) out += "  " + line.get<std::string>() + "\n";
+  }
+}
+
 void append_integrity(std::string& out, const json& integrity) {
   if (!integrity["enabled"].get<bool>()) {
     out += "integrity: off\n";
@@ -99,6 +118,7 @@ std::string summary_text(const RunReport& report) {
                      req["flush"].get<uint64_t>(), req["trim"].get<uint64_t>(),
                      human_bytes(j["bytes"]["read"].get<uint64_t>()),
                      human_bytes(j["bytes"]["written"].get<uint64_t>()));
+  if (j.contains("workload")) append_trace(out, j["workload"]);
   append_latency_table(out, j["latency_ns"]);
 
   out += fmt::format("throughput: {:.0f} IOPS, {:.1f} MB/s (read {:.1f}, write {:.1f})\n",

@@ -5,12 +5,31 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
 #include "report/latency_histogram.h"
 
 namespace ssd::report {
+
+// A trace replay's workload (report.json "workload"; absent for synthetic runs).
+struct TraceWorkloadReport {
+  std::string file;
+  std::string format;
+  std::string blkparse_action;  // "" unless blkparse
+  std::string mode;             // "open" | "closed"
+  double speed = 1.0;
+  uint64_t lines = 0;
+  uint64_t records = 0;
+  uint64_t skipped_lines = 0;
+  std::vector<std::string> first_skipped;
+  uint64_t devices = 0;
+  std::string device_selection;  // "all" or a number
+  std::string fit;               // asked: error | wrap | scale
+  std::string fit_applied;       // none | wrap | scale
+  double scale_factor = 1.0;
+};
 
 struct RunReport {
   // What ran.
@@ -22,6 +41,7 @@ struct RunReport {
   uint64_t seed = 0;
   uint64_t logical_bytes = 0;   // capacity the host sees
   uint64_t physical_bytes = 0;  // raw flash data area
+  std::optional<TraceWorkloadReport> trace;  // set when the workload was a trace replay
 
   // Host commands completed, by kind, and their data.
   uint64_t reads = 0, writes = 0, flushes = 0, trims = 0;

@@ -10,7 +10,8 @@
 
 #include "config/capacity.h"
 #include "ftl/core/preconditioner.h"
-#include "workload/synthetic_generator.h"
+#include "workload/make_workload_source.h"
+#include "workload/trace/trace_error.h"
 
 namespace ssd::models {
 
@@ -49,7 +50,7 @@ SsdPlatform::SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfi
   ftl::FtlDeviceOptions device_options;
   device_options.oracle = m_config.scenario.run.oracle;
   m_device = std::make_unique<ftl::FtlDevice>(platform, device_options);
-  m_source = std::make_unique<workload::SyntheticGenerator>(
+  m_source = workload::make_workload_source(
       m_config.scenario.workload, config::logical_capacity_bytes(platform), platform.nand.sector_bytes);
 
   m_nand = std::make_unique<NandArray>("nand", NandTimingParams::from_config(platform.nand));
@@ -90,6 +91,10 @@ report::RunReport SsdPlatform::run() {
   m_stats_before_run = m_device->scheme().stats();
   const auto start = std::chrono::steady_clock::now();
   sc_core::sc_start();
+  // A trace that turned bad during replay ended the workload early: bad input, not a result.
+  if (const std::string failure = m_source->failure(); !failure.empty()) {
+    throw workload::TraceError(failure);
+  }
   return gather(seconds_since(start));
 }
 
@@ -165,6 +170,23 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
   r.simulated_ns = host.last_completion / 1000;
   r.wall_s = wall_s;
   r.peak_rss_bytes = peak_rss_bytes();
+  if (const workload::TraceReplayStats* trace = m_source->trace_stats()) {
+    report::TraceWorkloadReport& w = r.trace.emplace();
+    w.file = trace->file;
+    w.format = trace->format;
+    w.blkparse_action = trace->blkparse_action;
+    w.lines = trace->lines;
+    w.records = trace->records;
+    w.skipped_lines = trace->skipped_lines;
+    w.first_skipped = trace->first_skipped;
+    w.devices = trace->devices;
+    w.device_selection = trace->device_selection;
+    w.fit = trace->fit;
+    w.fit_applied = trace->fit_applied;
+    w.scale_factor = trace->scale_factor;
+    w.speed = trace->speed;
+    w.mode = m_config.scenario.workload.mode;
+  }
   return r;
 }
 

@@ -91,8 +91,38 @@ TEST(ScenarioValidation, UnknownEnumValues) {
               HasSubstr("key 'workload.pattern': must be one of: random, sequential (got 'zipf')"));
   EXPECT_THAT(scenario_error("[workload]\nmode = \"half-open\"\n"),
               HasSubstr("key 'workload.mode': must be one of: closed, open"));
+  EXPECT_THAT(scenario_error("[workload]\nkind = \"replay\"\n"),
+              HasSubstr("key 'workload.kind': must be one of: synthetic, trace"));
+  EXPECT_THAT(scenario_error("[workload]\nfit = \"squeeze\"\n"),
+              HasSubstr("key 'workload.fit': must be one of: error, wrap, scale"));
+  EXPECT_THAT(scenario_error("[workload]\ntrace_format = \"csv\"\n"),
+              HasSubstr("key 'workload.trace_format': must be one of: auto, msr, spc"));
+  EXPECT_THAT(scenario_error("[workload]\nblkparse_action = \"G\"\n"),
+              HasSubstr("key 'workload.blkparse_action': must be one of: auto, Q, D, C"));
+}
+
+TEST(ScenarioValidation, TraceNeedsAFileAndAUsableDevice) {
   EXPECT_THAT(scenario_error("[workload]\nkind = \"trace\"\n"),
-              HasSubstr("key 'workload.kind': must be one of: synthetic"));
+              HasSubstr("key 'workload.trace_file': must name a trace file"));
+  EXPECT_THAT(scenario_error("[workload]\nkind = \"trace\"\ntrace_file = \"t.csv\"\ndevice = \"-1\"\n"),
+              HasSubstr("FILE:4: key 'workload.device': must be 'all' or a device number (got '-1')"));
+  EXPECT_THAT(scenario_error("[workload]\nspeed = 0\n"), HasSubstr("key 'workload.speed': must be > 0"));
+}
+
+TEST(ScenarioValidation, TraceRunsNeedNoRequestCount) {
+  TempToml ok("[workload]\nkind = \"trace\"\ntrace_file = \"t.csv\"\nrequests = 0\ndevice = \"12\"\n");
+  EXPECT_NO_THROW(load_config("", ok.path(), {}));
+}
+
+TEST(ScenarioValidation, TracePathIsRelativeToTheScenarioFileButNotToSet) {
+  TempToml file("[workload]\nkind = \"trace\"\ntrace_file = \"traces/t.csv\"\n");
+  const std::filesystem::path folder = std::filesystem::path(file.path()).parent_path();
+  EXPECT_EQ(load_config("", file.path(), {}).scenario.workload.trace_file,
+            (folder / "traces/t.csv").string());
+  EXPECT_EQ(load_config("", file.path(), {"workload.trace_file=here.csv"}).scenario.workload.trace_file,
+            "here.csv");
+  TempToml absolute("[workload]\nkind = \"trace\"\ntrace_file = \"/data/t.csv\"\n");
+  EXPECT_EQ(load_config("", absolute.path(), {}).scenario.workload.trace_file, "/data/t.csv");
 }
 
 TEST(ScenarioValidation, OpenLoopNeedsInterarrival) {

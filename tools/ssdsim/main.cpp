@@ -21,6 +21,7 @@
 #include "ftl/core/mapping_scheme.h"
 #include "models/platform/ssd_platform.h"
 #include "report/run_report.h"
+#include "workload/trace/trace_error.h"
 
 namespace {
 
@@ -37,7 +38,28 @@ struct RunArguments {
   std::vector<std::string> sets;
   std::string out;
   bool quiet = false;
+  // Trace replay sugar for --set workload.*.
+  std::string trace;
+  std::string trace_format;
+  std::string device;
+  std::string fit;
+  bool skip_bad_lines = false;
 };
+
+// --trace and friends become --set assignments placed before the user's own, so an explicit
+// --set still wins. --trace alone replays the whole trace open loop at trace time.
+std::vector<std::string> trace_overrides(const RunArguments& args) {
+  std::vector<std::string> sets;
+  if (!args.trace.empty()) {
+    sets = {"workload.kind=trace", "workload.trace_file=" + args.trace, "workload.requests=0",
+            "workload.mode=open"};
+  }
+  if (!args.trace_format.empty()) sets.push_back("workload.trace_format=" + args.trace_format);
+  if (!args.device.empty()) sets.push_back("workload.device=" + args.device);
+  if (!args.fit.empty()) sets.push_back("workload.fit=" + args.fit);
+  if (args.skip_bad_lines) sets.push_back("workload.skip_bad_lines=true");
+  return sets;
+}
 
 // A bundled file: as given relative to the working directory, else relative to the source tree.
 std::string bundled(const std::string& relative) {
@@ -66,7 +88,8 @@ std::string unknown_scheme(const ssd::config::LoadedConfig& config) {
 }
 
 int run_simulation(const RunArguments& args) {
-  std::vector<std::string> overrides = args.sets;
+  std::vector<std::string> overrides = trace_overrides(args);
+  overrides.insert(overrides.end(), args.sets.begin(), args.sets.end());
   if (!args.ftl.empty()) overrides.push_back("ftl.scheme=" + args.ftl);
   ssd::config::LoadedConfig config;
   try {
@@ -85,6 +108,18 @@ int run_simulation(const RunArguments& args) {
   const fs::path log_path = fs::path(out_dir) / "requests.csv";
   const fs::path log_tmp = fs::path(out_dir) / "requests.csv.tmp";
   std::unique_ptr<std::ofstream> request_log;
+  const bool out_existed = fs::exists(out_dir);
+  // Undoes what a run that ends in an error wrote: the partial request log, and the output
+  // folder when this run created it and it is empty.
+  const auto discard_outputs = [&] {
+    if (request_log) {
+      request_log->close();
+      std::error_code ignored;
+      fs::remove(log_tmp, ignored);
+    }
+    std::error_code ignored;
+    if (!out_existed && fs::is_empty(out_dir, ignored)) fs::remove(out_dir, ignored);
+  };
   try {
     ssd::models::PlatformRunOptions options;
     options.progress = config.scenario.run.progress && !args.quiet;
@@ -105,12 +140,13 @@ int run_simulation(const RunArguments& args) {
     if (!args.quiet) std::cout << ssd::report::summary_text(report);
     std::cout << "report: " << (fs::path(out_dir) / "report.json").string() << '\n';
     return report.integrity_mismatches == 0 ? 0 : kExitMismatch;
+  } catch (const ssd::workload::TraceError& error) {
+    // A bad trace (found by the scan before the run, or during the replay) is bad input.
+    discard_outputs();
+    std::cerr << "ssdsim: " << error.what() << '\n';
+    return kExitBadInput;
   } catch (const std::exception& error) {
-    if (request_log) {
-      request_log->close();
-      std::error_code ignored;
-      fs::remove(log_tmp, ignored);
-    }
+    discard_outputs();
     std::cerr << "ssdsim: run failed: " << error.what() << '\n';
     return kExitRunFailed;
   }
@@ -131,6 +167,14 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--set", args.sets, "override a key: section.key=value (repeatable)");
   run->add_option("--out", args.out, "output folder (default: results/<timestamp>)");
   run->add_flag("--quiet", args.quiet, "print only the report path");
+  run->add_option("--trace", args.trace,
+                  "replay this trace file, open loop at trace time (docs/traces.md)");
+  run->add_option("--trace-format", args.trace_format,
+                  "trace format: auto, msr, spc, mqsim, disksim, blkparse, fio");
+  run->add_option("--device", args.device, "trace devices to replay: all (default) or N");
+  run->add_option("--fit", args.fit, "addresses past the device end: error, wrap, scale");
+  run->add_flag("--skip-bad-lines", args.skip_bad_lines,
+                "skip malformed trace lines (reported) instead of stopping");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

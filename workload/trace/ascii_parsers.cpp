@@ -28,14 +28,18 @@ class AsciiParser final : public TraceParser {
     }
     uint64_t start = 0, sectors = 0, opcode = 0, device = 0;
     if (mqsim) {
-      if (!(reason = parse_unsigned(f[0], "arrival_ns", record.time_ns)).empty()) return LineKind::kBad;
+      if (!(reason = parse_unsigned(f[0], "arrival_ns", record.time_ns)).empty())
+        return LineKind::kBad;
     } else if (!(reason = parse_decimal_ns(f[0], "arrival_ms", 1000000, record.time_ns)).empty()) {
       return LineKind::kBad;
     }
     if (!(reason = parse_unsigned(f[1], "device", device)).empty()) return LineKind::kBad;
-    if (!(reason = parse_unsigned(f[2], mqsim ? "lba_sectors" : "blkno", start)).empty()) return LineKind::kBad;
-    if (!(reason = parse_unsigned(f[3], mqsim ? "size_sectors" : "count", sectors)).empty()) return LineKind::kBad;
-    if (!(reason = parse_unsigned(f[4], mqsim ? "type" : "flags", opcode)).empty()) return LineKind::kBad;
+    if (!(reason = parse_unsigned(f[2], mqsim ? "lba_sectors" : "blkno", start)).empty())
+      return LineKind::kBad;
+    if (!(reason = parse_unsigned(f[3], mqsim ? "size_sectors" : "count", sectors)).empty())
+      return LineKind::kBad;
+    if (!(reason = parse_unsigned(f[4], mqsim ? "type" : "flags", opcode)).empty())
+      return LineKind::kBad;
     if (mqsim) {
       if (opcode > 1) {
         reason = "unknown type " + std::to_string(opcode) + " (expected 0 = write or 1 = read)";
@@ -45,12 +49,15 @@ class AsciiParser final : public TraceParser {
     } else {
       record.kind = (opcode & 1) ? ftl::CommandKind::kRead : ftl::CommandKind::kWrite;
     }
-    if (!(reason = sectors_to_bytes(start, "start sector", record.offset_bytes)).empty()) return LineKind::kBad;
-    if (!(reason = sectors_to_bytes(sectors, "sector count", record.size_bytes)).empty()) return LineKind::kBad;
+    if (!(reason = sectors_to_bytes(start, "start sector", record.offset_bytes)).empty())
+      return LineKind::kBad;
+    if (!(reason = sectors_to_bytes(sectors, "sector count", record.size_bytes)).empty())
+      return LineKind::kBad;
     if (!m_devices.index_of(f[1], record.device)) {
       reason = m_devices.too_many();
       return LineKind::kBad;
     }
+    record.device_number = device;
     reason = check_extent(record);
     return reason.empty() ? LineKind::kRecord : LineKind::kBad;
   }

@@ -52,8 +52,10 @@ class BlkparseParser final : public TraceParser {
       uint64_t sector = 0, sectors = 0;
       if (!(reason = parse_unsigned(f[7], "sector", sector)).empty()) return LineKind::kBad;
       if (!(reason = parse_unsigned(f[9], "sector count", sectors)).empty()) return LineKind::kBad;
-      if (!(reason = sectors_to_bytes(sector, "sector", record.offset_bytes)).empty()) return LineKind::kBad;
-      if (!(reason = sectors_to_bytes(sectors, "sector count", record.size_bytes)).empty()) return LineKind::kBad;
+      if (!(reason = sectors_to_bytes(sector, "sector", record.offset_bytes)).empty())
+        return LineKind::kBad;
+      if (!(reason = sectors_to_bytes(sectors, "sector count", record.size_bytes)).empty())
+        return LineKind::kBad;
     } else if (data) {
       reason = "missing 'sector + count' for a " + std::string(f[6]) + " request";
       return LineKind::kBad;
@@ -63,6 +65,7 @@ class BlkparseParser final : public TraceParser {
       reason = m_devices.too_many();
       return LineKind::kBad;
     }
+    record.device_number = record.device;
     reason = check_extent(record);
     return reason.empty() ? LineKind::kRecord : LineKind::kBad;
   }

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace ssd::workload {
 
@@ -16,30 +17,33 @@ class DeviceIndex {
 
   // The dense index of `key`; false when the key is new and the table is full.
   bool index_of(std::string_view key, uint32_t& index) {
-    // Consecutive lines mostly name the same device: skip the hash for them.
-    if (m_has_last && key == m_last_key) {
-      index = m_last_index;
-      return true;
+    if (contains(key, index)) return true;
+    if (m_keys.size() >= kMaxDevices) return false;
+    index = static_cast<uint32_t>(m_keys.size());
+    m_keys.emplace_back(key);
+    if (m_keys.size() > kLinearKeys) {
+      if (m_indices.empty()) {
+        for (uint32_t i = 0; i < m_keys.size(); ++i) m_indices.emplace(m_keys[i], i);
+      } else {
+        m_indices.emplace(m_keys.back(), index);
+      }
     }
-    auto it = m_indices.find(std::string(key));
-    if (it == m_indices.end()) {
-      if (m_indices.size() >= kMaxDevices) return false;
-      it = m_indices.emplace(std::string(key), static_cast<uint32_t>(m_indices.size())).first;
-    }
-    m_last_key = it->first;
-    m_last_index = it->second;
-    m_has_last = true;
-    index = it->second;
     return true;
   }
 
   // The index of a key already seen; false when it is new.
   bool contains(std::string_view key, uint32_t& index) const {
-    if (m_has_last && key == m_last_key) {
-      index = m_last_index;
-      return true;
+    // Traces mostly name a handful of devices: comparing a few short keys beats hashing one.
+    if (m_keys.size() <= kLinearKeys) {
+      for (uint32_t i = 0; i < m_keys.size(); ++i) {
+        if (m_keys[i] == key) {
+          index = i;
+          return true;
+        }
+      }
+      return false;
     }
-    auto it = m_indices.find(std::string(key));
+    const auto it = m_indices.find(std::string(key));
     if (it == m_indices.end()) return false;
     index = it->second;
     return true;
@@ -50,10 +54,10 @@ class DeviceIndex {
   }
 
  private:
-  std::unordered_map<std::string, uint32_t> m_indices;
-  std::string m_last_key;
-  uint32_t m_last_index = 0;
-  bool m_has_last = false;
+  static constexpr size_t kLinearKeys = 16;
+
+  std::vector<std::string> m_keys;                      // by dense index
+  std::unordered_map<std::string, uint32_t> m_indices;  // filled once there are many keys
 };
 
 }  // namespace ssd::workload

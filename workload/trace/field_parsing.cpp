@@ -67,7 +67,8 @@ std::string parse_unsigned(std::string_view field, std::string_view what, uint64
   for (char c : field) {
     if (c < '0' || c > '9') return not_a_number(field, what);
     const uint64_t digit = static_cast<uint64_t>(c - '0');
-    if (result > (kMax - digit) / 10) return std::string(what) + " is too large (" + shown(field) + ")";
+    if (result > (kMax - digit) / 10)
+      return std::string(what) + " is too large (" + shown(field) + ")";
     result = result * 10 + digit;
   }
   value = result;

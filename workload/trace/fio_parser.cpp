@@ -36,7 +36,9 @@ class FioParser final : public TraceParser {
       }
       return LineKind::kIgnore;
     }
-    if (action == "open" || action == "close") return known_file(f[0], record, reason);
+    if (action == "open" || action == "close") {
+      return find_file(f[0], record, reason) ? LineKind::kIgnore : LineKind::kBad;
+    }
     if (action == "wait") {
       uint64_t us = 0;
       if (count < 3) {
@@ -56,8 +58,7 @@ class FioParser final : public TraceParser {
     record.time_ns = m_clock_ns;
     if (action == "sync" || action == "datasync") {
       record.kind = ftl::CommandKind::kFlush;
-      return known_file(f[0], record, reason) == LineKind::kIgnore ? LineKind::kRecord
-                                                                    : LineKind::kBad;
+      return find_file(f[0], record, reason) ? LineKind::kRecord : LineKind::kBad;
     }
     if (action == "read") {
       record.kind = ftl::CommandKind::kRead;
@@ -74,19 +75,24 @@ class FioParser final : public TraceParser {
       reason = field_count_reason(4, count, "file action offset length");
       return LineKind::kBad;
     }
-    if (!(reason = parse_unsigned(f[2], "offset", record.offset_bytes)).empty()) return LineKind::kBad;
-    if (!(reason = parse_unsigned(f[3], "length", record.size_bytes)).empty()) return LineKind::kBad;
-    if (known_file(f[0], record, reason) != LineKind::kIgnore) return LineKind::kBad;
+    if (!(reason = parse_unsigned(f[2], "offset", record.offset_bytes)).empty())
+      return LineKind::kBad;
+    if (!(reason = parse_unsigned(f[3], "length", record.size_bytes)).empty())
+      return LineKind::kBad;
+    if (!find_file(f[0], record, reason)) return LineKind::kBad;
     reason = check_extent(record);
     return reason.empty() ? LineKind::kRecord : LineKind::kBad;
   }
 
  private:
-  // kIgnore with record.device set when the file was added, kBad otherwise.
-  LineKind known_file(std::string_view file, TraceRecord& record, std::string& reason) {
-    if (m_files.contains(file, record.device)) return LineKind::kIgnore;
+  // Sets the record's device to an added file's; false (with the reason) for a file never added.
+  bool find_file(std::string_view file, TraceRecord& record, std::string& reason) {
+    if (m_files.contains(file, record.device)) {
+      record.device_number = record.device;
+      return true;
+    }
     reason = "file '" + std::string(file.substr(0, 80)) + "' was not added first";
-    return LineKind::kBad;
+    return false;
   }
 
   DeviceIndex m_files;

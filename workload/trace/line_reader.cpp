@@ -64,9 +64,9 @@ bool LineReader::next(std::string_view& line) {
       length = static_cast<size_t>(static_cast<const char*>(newline) - start);
     } else {
       if (m_end - m_begin > kMaxLineBytes) {
-        throw TraceError(m_path, m_line + 1,
-                         "a line longer than " + std::to_string(kMaxLineBytes) +
-                             " bytes: not a text trace");
+        throw TraceError(
+            m_path, m_line + 1,
+            "a line longer than " + std::to_string(kMaxLineBytes) + " bytes: not a text trace");
       }
       const size_t unfinished = m_end - m_begin;
       if (refill()) {
@@ -77,9 +77,9 @@ bool LineReader::next(std::string_view& line) {
       length = m_end - m_begin;  // the last line has no newline
     }
     if (length > kMaxLineBytes) {
-      throw TraceError(m_path, m_line + 1,
-                       "a line longer than " + std::to_string(kMaxLineBytes) +
-                           " bytes: not a text trace");
+      throw TraceError(
+          m_path, m_line + 1,
+          "a line longer than " + std::to_string(kMaxLineBytes) + " bytes: not a text trace");
     }
     ++m_line;
     line = std::string_view(start, length);

@@ -14,8 +14,8 @@ namespace ssd::workload {
 constexpr uint64_t kTraceSectorBytes = 512;
 // Larger requests or addresses are corrupt lines rather than workloads; the limits also keep
 // offset + size and time arithmetic far from overflow.
-constexpr uint64_t kMaxRequestBytes = uint64_t(1) << 32;   // 4 GiB
-constexpr uint64_t kMaxOffsetBytes = uint64_t(1) << 60;    // 1 EiB
+constexpr uint64_t kMaxRequestBytes = uint64_t(1) << 32;  // 4 GiB
+constexpr uint64_t kMaxOffsetBytes = uint64_t(1) << 60;   // 1 EiB
 constexpr uint64_t kMaxTimeNs = uint64_t(1) << 62;
 
 // Checks a filled record's extent; empty on success.

@@ -18,8 +18,8 @@ class SpcParser final : public TraceParser {
       reason = field_count_reason(5, count, "ASU,LBA,Size,Opcode,Timestamp");
       return LineKind::kBad;
     }
-    uint64_t lba = 0;
-    if (!(reason = parse_unsigned(f[0], "ASU", m_asu)).empty()) return LineKind::kBad;
+    uint64_t lba = 0, asu = 0;
+    if (!(reason = parse_unsigned(f[0], "ASU", asu)).empty()) return LineKind::kBad;
     if (!(reason = parse_unsigned(f[1], "LBA", lba)).empty()) return LineKind::kBad;
     if (!(reason = parse_unsigned(f[2], "Size", record.size_bytes)).empty()) return LineKind::kBad;
     if (!(reason = parse_decimal_ns(f[4], "Timestamp", 1000000000, record.time_ns)).empty()) {
@@ -33,7 +33,9 @@ class SpcParser final : public TraceParser {
       reason = "unknown Opcode '" + std::string(f[3].substr(0, 40)) + "' (expected r or w)";
       return LineKind::kBad;
     }
-    if (!(reason = sectors_to_bytes(lba, "LBA", record.offset_bytes)).empty()) return LineKind::kBad;
+    if (!(reason = sectors_to_bytes(lba, "LBA", record.offset_bytes)).empty())
+      return LineKind::kBad;
+    record.device_number = asu;
     if (!m_devices.index_of(f[0], record.device)) {
       reason = m_devices.too_many();
       return LineKind::kBad;
@@ -44,7 +46,6 @@ class SpcParser final : public TraceParser {
 
  private:
   DeviceIndex m_devices;
-  uint64_t m_asu = 0;
 };
 
 }  // namespace

@@ -11,6 +11,8 @@ namespace ssd::workload {
 
 class TraceError : public std::runtime_error {
  public:
+  // A message already in the FILE:LINE: form (passed on from an earlier pass).
+  explicit TraceError(const std::string& message) : std::runtime_error(message) {}
   TraceError(const std::string& file, uint64_t line, const std::string& reason,
              const std::string& text = "")
       : std::runtime_error(format(file, line, reason, text)) {}

@@ -25,8 +25,8 @@ struct NamedFormat {
 };
 
 constexpr NamedFormat kFormats[] = {
-    {TraceFormat::kMsr, "msr"},         {TraceFormat::kSpc, "spc"},
-    {TraceFormat::kMqsim, "mqsim"},     {TraceFormat::kDisksim, "disksim"},
+    {TraceFormat::kMsr, "msr"},           {TraceFormat::kSpc, "spc"},
+    {TraceFormat::kMqsim, "mqsim"},       {TraceFormat::kDisksim, "disksim"},
     {TraceFormat::kBlkparse, "blkparse"}, {TraceFormat::kFio, "fio"},
 };
 

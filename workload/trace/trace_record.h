@@ -11,7 +11,11 @@ namespace ssd::workload {
 
 struct TraceRecord {
   ftl::CommandKind kind = ftl::CommandKind::kRead;
-  uint32_t device = 0;        // dense index of the trace's device / ASU / file, in order of appearance
+  // Dense index of the trace's device / ASU / file, in order of appearance.
+  uint32_t device = 0;
+  // The number the trace gives it (DiskNumber, ASU, device), for --device N; blkparse and fio,
+  // which name their devices, use the dense index.
+  uint64_t device_number = 0;
   uint64_t offset_bytes = 0;
   uint64_t size_bytes = 0;
   uint64_t time_ns = 0;       // absolute, in the trace's clock; the reader rebases it

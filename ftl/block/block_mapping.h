@@ -1,0 +1,34 @@
+// Block mapping (`--ftl block`): one table entry per logical block naming the physical block that
+// holds it; a unit always sits at its fixed offset in that block. A write to a page that is still
+// free (at or past the block's next free page) is programmed in place; a write to any page behind
+// it (an update, or a page skipped earlier) copies the whole block into a fresh one with the new
+// data merged in, then erases the old block (read-modify-write of the block). The smallest
+// mapping table of all, and the worst write amplification under small random updates.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ftl/hybrid/block_scheme.h"
+
+namespace ssd::ftl {
+
+class BlockMapping final : public BlockScheme {
+ public:
+  explicit BlockMapping(const SchemeContext& context);
+
+  // Per logical block: the physical block number and its next free page; plus the valid bitmap.
+  uint64_t mapping_memory_bytes() const override;
+  PageId peek(Lun lun) const override;
+  uint32_t blocks_held() const override;
+  BlockId block_of(uint32_t lbn) const { return m_map[lbn]; }
+
+ private:
+  PageId locate(Lun lun, OpClass /*op_class*/, uint32_t& /*after*/) override { return peek(lun); }
+  void write_units(uint32_t lbn, uint32_t first, const Token* tokens, uint32_t count,
+                   uint32_t after) override;
+
+  std::vector<BlockId> m_map;  // logical block -> physical block, kNone = none yet
+};
+
+}  // namespace ssd::ftl

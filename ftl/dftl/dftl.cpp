@@ -1,0 +1,201 @@
+#include "ftl/dftl/dftl.h"
+
+#include <algorithm>
+
+#include "ftl/core/content_token.h"
+#include "ftl/core/memory_sizes.h"
+#include "ftl/core/unit_span.h"
+
+namespace ssd::ftl {
+
+namespace {
+
+uint32_t cmt_entry_bytes(const Geometry& g) {
+  return bytes_to_name(g.logical_units) + bytes_to_name(g.slots());
+}
+
+uint32_t cache_capacity(const config::FtlConfig& ftl, const Geometry& g) {
+  const uint64_t wanted =
+      ftl.dftl_cache_entries != 0 ? ftl.dftl_cache_entries : ftl.dftl_cache_bytes / cmt_entry_bytes(g);
+  return static_cast<uint32_t>(std::clamp<uint64_t>(wanted, 1, g.logical_units));
+}
+
+}  // namespace
+
+Dftl::Dftl(const SchemeContext& context)
+    : m_backend(context.backend),
+      m_geometry(context.backend.geometry()),
+      m_flash_entries(m_geometry.logical_units, kNone),
+      m_relocated(m_geometry.logical_units, kNone),
+      m_slot_bytes(bytes_to_name(m_geometry.slots())),
+      m_entries_per_tpage(std::max(1u, m_geometry.unit_bytes / m_slot_bytes)),
+      m_gtd((m_geometry.logical_units + m_entries_per_tpage - 1) / m_entries_per_tpage, kNone),
+      m_cmt(m_geometry.logical_units, cache_capacity(context.platform.ftl, m_geometry)),
+      m_store(context.platform, context.backend, *this, m_store_stats),
+      m_is_stale(m_gtd.size(), false) {}
+
+const FtlStats& Dftl::stats() const {
+  m_stats = m_store_stats;
+  m_stats.host_units_written -= m_translation_writes;
+  m_stats.gc_units_written += m_translation_writes;
+  return m_stats;
+}
+
+uint64_t Dftl::mapping_memory_bytes() const {
+  return uint64_t(m_cmt.capacity()) * cmt_entry_bytes(m_geometry) + m_gtd.size() * m_slot_bytes;
+}
+
+std::optional<double> Dftl::cache_hit_ratio() const {
+  if (m_lookups == 0) return std::nullopt;
+  return double(m_hits) / double(m_lookups);
+}
+
+SlotId Dftl::slot_of(Lun lun) const {
+  if (m_cmt.contains(lun)) return m_cmt.slot(lun);
+  return m_relocated[lun] != kNone ? m_relocated[lun] : m_flash_entries[lun];
+}
+
+bool Dftl::maps(Lun lun, SlotId slot) const {
+  if (lun < m_geometry.logical_units) return slot_of(lun) == slot;
+  return m_gtd[lun - m_geometry.logical_units] == slot;
+}
+
+void Dftl::relocate(Lun lun, SlotId /*from*/, SlotId to) {
+  if (lun >= m_geometry.logical_units) {  // a translation page: the GTD follows it
+    m_gtd[lun - m_geometry.logical_units] = to;
+    return;
+  }
+  if (m_cmt.contains(lun)) {
+    m_cmt.update(lun, to);
+    return;
+  }
+  m_relocated[lun] = to;
+  const uint32_t tpage = tpage_of(lun);
+  if (!m_is_stale[tpage]) {
+    m_is_stale[tpage] = true;
+    m_stale.push_back(tpage);
+  }
+}
+
+SlotId Dftl::lookup(Lun lun, OpClass op_class, uint32_t& after) {
+  ++m_backend.cpu().hash_probes;
+  const bool counted = m_backend.recording();
+  m_lookups += counted;
+  if (m_cmt.contains(lun)) {
+    m_hits += counted;
+    m_cmt.touch(lun);
+    return m_cmt.slot(lun);
+  }
+  if (m_cmt.full()) {
+    const Lun victim = m_cmt.least_recent();
+    if (m_cmt.dirty(victim)) write_back(tpage_of(victim), op_class);
+    m_cmt.remove(victim);
+  }
+  const SlotId tslot = m_gtd[tpage_of(lun)];
+  if (tslot != kNone) after = m_store.read(tslot, 1, op_class);  // fetch the entry from flash
+  if (m_relocated[lun] != kNone) {  // GC moved it earlier in this command: the cache takes over
+    m_cmt.insert(lun, m_relocated[lun], true);
+    m_relocated[lun] = kNone;
+  } else {
+    m_cmt.insert(lun, m_flash_entries[lun], false);
+  }
+  return m_cmt.slot(lun);
+}
+
+void Dftl::write_back(uint32_t tpage, OpClass op_class) {
+  // The page also holds entries that are not cached: read it, merge, write it anew.
+  const uint32_t read = m_gtd[tpage] != kNone ? m_store.read(m_gtd[tpage], 1, op_class) : kNone;
+  const SlotId slot = m_store.write(Lun(m_geometry.logical_units + tpage), 0, read);
+  ++m_translation_writes;
+  // Look the old copy up only now: GC run by this write may have moved it.
+  if (m_gtd[tpage] != kNone) m_store.invalidate(m_gtd[tpage]);
+  m_gtd[tpage] = slot;
+  m_is_stale[tpage] = false;
+  // The page's content (after any GC the write ran): cached entries (the batch update of every
+  // dirty one), relocations GC made, and for the rest what the old page said.
+  const Lun first = tpage * m_entries_per_tpage;
+  const auto end = static_cast<Lun>(
+      std::min<uint64_t>(m_geometry.logical_units, uint64_t(first) + m_entries_per_tpage));
+  for (Lun lun = first; lun < end; ++lun) {
+    if (m_cmt.contains(lun)) {
+      m_flash_entries[lun] = m_cmt.slot(lun);
+      if (m_cmt.dirty(lun)) {
+        m_cmt.set_clean(lun);
+        ++m_backend.cpu().list_steps;
+      }
+    } else if (m_relocated[lun] != kNone) {
+      m_flash_entries[lun] = m_relocated[lun];
+      m_relocated[lun] = kNone;
+    }
+  }
+  m_backend.dram(false, m_geometry.unit_bytes, op_class);  // the page assembled from the CMT
+}
+
+void Dftl::write_back_stale() {
+  while (!m_stale.empty()) {
+    const uint32_t tpage = m_stale.back();
+    m_stale.pop_back();
+    if (m_is_stale[tpage]) write_back(tpage, OpClass::kGc);
+  }
+}
+
+void Dftl::remap(Lun lun, SlotId slot) {
+  // Look the old slot up only now: GC run by the caller's write may have moved the unit.
+  const SlotId old = m_cmt.slot(lun);
+  if (old != kNone) m_store.invalidate(old);
+  m_cmt.update(lun, slot);
+}
+
+void Dftl::read(const HostCommand& command) {
+  const UnitSpan span = unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  m_backend.dram(false, span.count * m_slot_bytes, OpClass::kHostRead);
+  for (uint32_t i = 0; i < span.count; ++i) {
+    const Lun lun = span.first + i;
+    uint32_t after = kNone;
+    const SlotId slot = lookup(lun, OpClass::kHostRead, after);
+    if (slot == kNone) {  // never written or trimmed: zeroes, no data read
+      m_backend.deliver(lun, 0);
+      continue;
+    }
+    m_store.read(slot, 1, OpClass::kHostRead, after);
+    m_backend.deliver(lun, m_store.token(slot));
+  }
+  write_back_stale();  // evictions may have written translation pages, and so run GC
+}
+
+void Dftl::write(const HostCommand& command) {
+  const UnitSpan span = unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  m_backend.dram(true, span.count * m_slot_bytes, OpClass::kHostWrite);
+  for (uint32_t i = 0; i < span.count; ++i) {
+    const Lun lun = span.first + i;
+    const uint32_t mask = span.mask_of(i);
+    uint32_t after = kNone;
+    const SlotId old = lookup(lun, OpClass::kHostWrite, after);
+    Token previous = 0;
+    if (mask != span.full_mask && old != kNone) {  // read-modify-write of a partial unit
+      after = m_store.read(old, 1, OpClass::kHostWrite, after);
+      previous = m_store.token(old);
+    }
+    const Token token = written_token(previous, command.id, lun, mask, span.full_mask);
+    remap(lun, m_store.write(lun, token, after));
+  }
+  write_back_stale();
+}
+
+void Dftl::trim(const HostCommand& command) {
+  const UnitSpan span = unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  for (uint32_t i = 0; i < span.count; ++i) {
+    const Lun lun = span.first + i;
+    if (span.mask_of(i) != span.full_mask) continue;
+    uint32_t after = kNone;
+    if (lookup(lun, OpClass::kHostWrite, after) != kNone) remap(lun, kNone);
+  }
+  write_back_stale();
+}
+
+void Dftl::flush(const HostCommand& /*command*/) {
+  m_store.flush();
+  write_back_stale();
+}
+
+}  // namespace ssd::ftl

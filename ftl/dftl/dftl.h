@@ -1,0 +1,95 @@
+// DFTL (`--ftl dftl`, Gupta et al., ASPLOS 2009): page mapping whose table lives in flash
+// translation pages; controller DRAM holds only a cached mapping table (CMT) of a configurable
+// number of entries and the global translation directory (GTD), which names the flash slot of
+// every translation page.
+//
+// A lookup that misses the CMT evicts the least recently used entry (writing its translation
+// page back first if the entry is dirty, together with every other dirty cached entry of that
+// page: DFTL's batch update) and reads the unit's translation page. Data and translation pages
+// share one PageStore: translation page t is stored as unit `logical_units + t`, so the same
+// write streams and greedy GC serve both; GC tells them apart in relocate(). GC moving a data
+// unit whose entry is cached updates the entry (now dirty); one that is not cached is remembered
+// until its translation page is rewritten (one read and one write per page, however many of its
+// entries moved), as soon as the command's own writes are done.
+//
+// The translation pages' content is modelled, not just their traffic: `m_flash_entries` holds
+// what the pages on flash say, and a miss loads the entry from there, so an entry lost on
+// eviction reads back wrong and the oracle sees it. Like the flash itself, it is not controller
+// memory and is not counted in mapping_memory_bytes().
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ftl/core/mapping_scheme.h"
+#include "ftl/core/page_store.h"
+#include "ftl/dftl/cached_mapping_table.h"
+
+namespace ssd::ftl {
+
+class Dftl final : public MappingScheme, private MappingOwner {
+ public:
+  explicit Dftl(const SchemeContext& context);
+
+  void read(const HostCommand& command) override;
+  void write(const HostCommand& command) override;
+  void trim(const HostCommand& command) override;
+  // Programs pages being assembled. The CMT stays volatile, as page mapping's table does: its
+  // dirty entries can be rebuilt from the data pages' spare areas.
+  void flush(const HostCommand& command) override;
+
+  // Host units as host writes; translation-page writes count as GC-class (mapping) writes.
+  const FtlStats& stats() const override;
+  // CMT entries x (unit number + slot) + GTD entries x slot.
+  uint64_t mapping_memory_bytes() const override;
+  // Hits / lookups of host commands during the timed run (preconditioning is not counted).
+  std::optional<double> cache_hit_ratio() const override;
+
+  // --- for tests ---
+  // The unit's current mapping: the cached entry, else a relocation not yet written back, else
+  // the entry on flash.
+  SlotId slot_of(Lun lun) const;
+  SlotId translation_slot(uint32_t tpage) const { return m_gtd[tpage]; }
+  uint32_t translation_pages() const { return static_cast<uint32_t>(m_gtd.size()); }
+  uint32_t entries_per_translation_page() const { return m_entries_per_tpage; }
+  const CachedMappingTable& cache() const { return m_cmt; }
+  const PageStore& store() const { return m_store; }
+  uint64_t translation_writes() const { return m_translation_writes; }
+
+ private:
+  bool maps(Lun lun, SlotId slot) const override;
+  void relocate(Lun lun, SlotId from, SlotId to) override;
+
+  uint32_t tpage_of(Lun lun) const { return lun / m_entries_per_tpage; }
+  // Brings `lun`'s entry into the CMT (most recently used) and returns its mapping; `after` is
+  // set to the translation-page read the caller's flash access must wait for, if any.
+  SlotId lookup(Lun lun, OpClass op_class, uint32_t& after);
+  // Rewrites translation page `tpage` with the current entries: its dirty cached entries become
+  // clean and its pending relocations are applied.
+  void write_back(uint32_t tpage, OpClass op_class);
+  // Rewrites the translation pages GC left stale.
+  void write_back_stale();
+  // Points `lun` at `slot` (kNone = unmapped), invalidating the old copy; the entry is cached.
+  void remap(Lun lun, SlotId slot);
+
+  FlashBackend& m_backend;
+  const Geometry& m_geometry;
+  FtlStats m_store_stats;          // what the PageStore counts (every unit as host data)
+  mutable FtlStats m_stats;        // the same with translation writes reclassified
+  std::vector<SlotId> m_flash_entries;  // what the translation pages on flash say, see above
+  // GC relocations of units not cached, until their translation page is rewritten (at most a
+  // command's worth of GC victims; the list GC firmware keeps while it works).
+  std::vector<SlotId> m_relocated;
+  uint32_t m_slot_bytes;
+  uint32_t m_entries_per_tpage;
+  std::vector<SlotId> m_gtd;       // translation page -> slot, kNone = never written
+  CachedMappingTable m_cmt;
+  PageStore m_store;
+  std::vector<uint32_t> m_stale;   // translation pages GC left stale, each once
+  std::vector<bool> m_is_stale;
+  uint64_t m_translation_writes = 0;
+  uint64_t m_hits = 0;
+  uint64_t m_lookups = 0;
+};
+
+}  // namespace ssd::ftl

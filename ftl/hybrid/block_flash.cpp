@@ -1,0 +1,64 @@
+#include "ftl/hybrid/block_flash.h"
+
+#include "config/capacity.h"
+
+namespace ssd::ftl {
+
+BlockFlash::BlockFlash(const config::PlatformConfig& platform, FlashBackend& backend,
+                       FtlStats& stats)
+    : m_backend(backend),
+      m_geometry(backend.geometry()),
+      m_stats(stats),
+      m_blocks(backend.geometry(), config::gc_reserve_blocks_per_plane(platform)) {}
+
+uint32_t BlockFlash::erase(BlockId block, uint32_t after) {
+  const uint32_t op = m_backend.erase(block, OpClass::kGc, after);
+  m_blocks.release_block(block);
+  ++m_stats.gc_erases;
+  return op;
+}
+
+void BlockFlash::skip_to(BlockId block, uint32_t offset) {
+  FlashArray& flash = m_backend.flash();
+  for (uint32_t p = flash.write_pointer(block); p < offset; ++p) {
+    // Left erased: nothing crosses the channel and no time passes. Marked complete in the
+    // power-loss journal at once, since there is nothing a power cut could interrupt.
+    const uint64_t entry = flash.journal_next_entry();
+    flash.program(page(block, p), nullptr, nullptr);
+    if (flash.journal_on()) flash.journal_complete(entry, 0);
+  }
+}
+
+uint32_t BlockFlash::program(BlockId block, uint32_t offset, Lun lun, Token token,
+                             OpClass op_class, uint32_t after) {
+  skip_to(block, offset);
+  const uint32_t spare[kSpareWords] = {lun};
+  return m_backend.program(page(block, offset), &token, spare, op_class, after);
+}
+
+uint32_t BlockFlash::fill(BlockId to, uint32_t first_offset, Lun first_lun,
+                          const std::function<MergeSource(uint32_t offset)>& source) {
+  m_sources.clear();
+  uint32_t end = first_offset;  // one past the last offset with data
+  for (uint32_t offset = first_offset; offset < m_geometry.pages_per_block; ++offset) {
+    m_sources.push_back(source(offset));
+    if (m_sources.back().kind != MergeSource::Kind::kEmpty) end = offset + 1;
+  }
+  uint32_t last = kNone;
+  for (uint32_t offset = first_offset; offset < end; ++offset) {
+    const MergeSource& s = m_sources[offset - first_offset];
+    const Lun lun = first_lun + offset;
+    if (s.kind == MergeSource::Kind::kCopy) {
+      const uint32_t read_op = read(s.from, OpClass::kGc);
+      last = program(to, offset, lun, token(s.from), OpClass::kGc, read_op);
+      ++m_stats.gc_units_copied;
+      ++m_stats.gc_units_written;
+    } else if (s.kind == MergeSource::Kind::kNew) {
+      last = program(to, offset, lun, s.token, OpClass::kGc, s.after);
+      ++m_stats.host_units_written;
+    }
+  }
+  return last;
+}
+
+}  // namespace ssd::ftl

@@ -1,0 +1,91 @@
+// Flash access for the block-granular schemes (block mapping, NFTL, FAST): whole blocks taken
+// from and given back to the per-plane free pools, pages programmed at a fixed offset, and the
+// one merge primitive they all share, which fills a fresh block offset by offset from old copies
+// and new host data.
+//
+// Pages of a block are programmed in order (FlashArray enforces it). A write to offset k of a block
+// whose next free page is below k skips the pages in between: they stay erased and can never be
+// programmed until the next erase, as SLC NAND allows. A skip is no NAND command, so it is
+// applied to the functional flash without recording an operation.
+//
+// Requires one mapping unit per page (BlockScheme checks it); every programmed page carries its
+// logical unit number in spare word 0.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "config/platform_config.h"
+#include "ftl/core/block_manager.h"
+#include "ftl/core/flash_backend.h"
+#include "ftl/core/ftl_stats.h"
+
+namespace ssd::ftl {
+
+// Where a merge takes the page at one offset from.
+struct MergeSource {
+  enum class Kind : uint8_t { kEmpty, kCopy, kNew };
+  Kind kind = Kind::kEmpty;
+  PageId from = kNone;     // kCopy: the page holding the newest copy
+  Token token = 0;         // kNew: the host data
+  uint32_t after = kNone;  // kNew: the operation the program waits for (a read-modify-write)
+
+  static MergeSource empty() { return {}; }
+  static MergeSource copy(PageId page) { return {Kind::kCopy, page, 0, kNone}; }
+  static MergeSource fresh(Token token, uint32_t after) { return {Kind::kNew, kNone, token, after}; }
+};
+
+class BlockFlash {
+ public:
+  static constexpr uint32_t kSpareWords = 1;  // the page's logical unit number
+
+  BlockFlash(const config::PlatformConfig& platform, FlashBackend& backend, FtlStats& stats);
+
+  const Geometry& geometry() const { return m_geometry; }
+  FlashBackend& backend() { return m_backend; }
+  BlockManager& blocks() { return m_blocks; }
+  const BlockManager& blocks() const { return m_blocks; }
+
+  PageId page(BlockId block, uint32_t offset) const { return m_geometry.first_page(block) + offset; }
+  uint32_t next_free(BlockId block) const { return m_backend.flash().write_pointer(block); }
+  bool full(BlockId block) const { return next_free(block) == m_geometry.pages_per_block; }
+  uint32_t free_blocks(uint32_t plane) const { return m_blocks.free_blocks(plane); }
+
+  // Functional views of a programmed page (no operation recorded): its unit number and data.
+  Lun lun_in(PageId page) const { return m_backend.flash().spare(page)[0]; }
+  Token token(PageId page) const { return m_backend.flash().token(page); }
+
+  // An erased block of `plane`; throws std::runtime_error when the plane has none.
+  BlockId allocate(uint32_t plane) { return m_blocks.open_block(plane); }
+  // Erases `block` (a merge's work: OpClass::kGc) and returns it to its plane's pool.
+  uint32_t erase(BlockId block, uint32_t after);
+  // Programs `lun` with `token` at `offset` of `block`, skipping erased pages before it.
+  uint32_t program(BlockId block, uint32_t offset, Lun lun, Token token, OpClass op_class,
+                   uint32_t after);
+  uint32_t read(PageId page, OpClass op_class, uint32_t after = kNone) {
+    return m_backend.read(page, 1, op_class, after);
+  }
+  // Reads only the spare area (the unit number), as NFTL's search does.
+  uint32_t read_spare(PageId page, OpClass op_class, uint32_t after = kNone) {
+    return m_backend.read_spare(page, kSpareWords * 4, op_class, after);
+  }
+
+  // Merge: programs offsets [first_offset, last non-empty] of `to` with what `source(offset)`
+  // names (offset order, empty offsets skipped), as GC-class work. Copies are read first and
+  // count as GC writes; new data counts as host writes. `first_lun` is the unit at offset 0.
+  // Returns the last operation (what erasing the old blocks must wait for), or kNone.
+  uint32_t fill(BlockId to, uint32_t first_offset, Lun first_lun,
+                const std::function<MergeSource(uint32_t offset)>& source);
+
+ private:
+  void skip_to(BlockId block, uint32_t offset);
+
+  FlashBackend& m_backend;
+  const Geometry& m_geometry;
+  FtlStats& m_stats;
+  BlockManager m_blocks;
+  std::vector<MergeSource> m_sources;  // reused by fill()
+};
+
+}  // namespace ssd::ftl

@@ -1,0 +1,100 @@
+#include "ftl/hybrid/block_scheme.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "ftl/core/content_token.h"
+#include "ftl/core/unit_span.h"
+
+namespace ssd::ftl {
+
+namespace {
+const Geometry& page_units_only(const Geometry& g, const char* scheme) {
+  if (g.units_per_page != 1) {
+    throw std::invalid_argument(
+        std::string("ftl.mapping_unit_bytes: the ") + scheme +
+        " scheme maps whole pages; set it to 0 or nand.page_bytes (" +
+        std::to_string(g.page_bytes) + "), not " + std::to_string(g.unit_bytes));
+  }
+  return g;
+}
+}  // namespace
+
+BlockScheme::BlockScheme(const SchemeContext& context, const char* scheme)
+    : m_backend(context.backend),
+      m_geometry(page_units_only(context.backend.geometry(), scheme)),
+      m_flash(context.platform, context.backend, m_stats),
+      m_logical_blocks(static_cast<uint32_t>(
+          (m_geometry.logical_units + m_geometry.pages_per_block - 1) / m_geometry.pages_per_block)),
+      m_valid(m_geometry.logical_units) {}
+
+uint32_t BlockScheme::units_in(uint32_t lbn) const {
+  const uint64_t end = std::min<uint64_t>(m_geometry.logical_units,
+                                          uint64_t(first_lun(lbn)) + m_geometry.pages_per_block);
+  return static_cast<uint32_t>(end - first_lun(lbn));
+}
+
+uint32_t BlockScheme::home_plane(uint32_t lbn) const {
+  // Die-major over the channels first, then the planes of each die (as UnitWriter stripes).
+  const uint32_t dies = m_geometry.dies();
+  const uint32_t k = lbn % m_geometry.planes();
+  return (k % dies) * m_geometry.planes_per_die + k / dies;
+}
+
+void BlockScheme::read(const HostCommand& command) {
+  const UnitSpan span = unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  for (uint32_t i = 0; i < span.count; ++i) {
+    const Lun lun = span.first + i;
+    if (i == 0 || offset_of(lun) == 0) {  // one map entry per logical block touched
+      ++m_backend.cpu().table_lookups;
+      m_backend.dram(false, m_entry_bytes, OpClass::kHostRead);
+    }
+    if (!m_valid.valid(lun)) {  // never written or trimmed: zeroes, no flash access
+      m_backend.deliver(lun, 0);
+      continue;
+    }
+    uint32_t after = kNone;
+    const PageId page = locate(lun, OpClass::kHostRead, after);
+    m_flash.read(page, OpClass::kHostRead, after);
+    m_backend.deliver(lun, m_flash.token(page));
+  }
+}
+
+void BlockScheme::write(const HostCommand& command) {
+  const UnitSpan span = unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  uint32_t i = 0;
+  while (i < span.count) {
+    // One run per logical block: the units of this command that fall into it.
+    const Lun run_first = span.first + i;
+    const uint32_t lbn = lbn_of(run_first);
+    const uint32_t run = std::min(span.count - i, units_in(lbn) - offset_of(run_first));
+    ++m_backend.cpu().table_lookups;
+    m_backend.dram(false, m_entry_bytes, OpClass::kHostWrite);
+    m_run_tokens.assign(run, 0);
+    uint32_t after = kNone;
+    for (uint32_t k = 0; k < run; ++k) {
+      const Lun lun = run_first + k;
+      const uint32_t mask = span.mask_of(i + k);
+      Token previous = 0;
+      if (mask != span.full_mask && m_valid.valid(lun)) {  // read-modify-write of a partial unit
+        uint32_t lookup = kNone;
+        const PageId old = locate(lun, OpClass::kHostWrite, lookup);
+        after = m_flash.read(old, OpClass::kHostWrite, lookup);
+        previous = m_flash.token(old);
+      }
+      m_run_tokens[k] = written_token(previous, command.id, lun, mask, span.full_mask);
+    }
+    write_units(lbn, offset_of(run_first), m_run_tokens.data(), run, after);
+    i += run;
+  }
+}
+
+void BlockScheme::trim(const HostCommand& command) {
+  const UnitSpan span = unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  for (uint32_t i = 0; i < span.count; ++i) {
+    if (span.mask_of(i) == span.full_mask) m_valid.clear(span.first + i);
+  }
+}
+
+}  // namespace ssd::ftl

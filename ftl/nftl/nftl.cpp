@@ -1,0 +1,157 @@
+#include "ftl/nftl/nftl.h"
+
+#include <algorithm>
+
+#include "ftl/core/memory_sizes.h"
+
+namespace ssd::ftl {
+
+Nftl::Nftl(const SchemeContext& context)
+    : BlockScheme(context, "nftl"),
+      m_chains(logical_blocks()),
+      m_with_replacement(m_geometry.planes()),
+      m_position(logical_blocks(), kNone),
+      m_newest(m_geometry.pages_per_block, kNone) {
+  m_entry_bytes =
+      2 * (bytes_to_name(m_geometry.blocks()) + bytes_to_name(m_geometry.pages_per_block + 1));
+}
+
+uint64_t Nftl::mapping_memory_bytes() const {
+  return uint64_t(logical_blocks()) * m_entry_bytes + valid_bitmap_bytes();
+}
+
+uint32_t Nftl::blocks_held() const {
+  uint32_t held = 0;
+  for (const Chain& c : m_chains) held += (c.primary != kNone) + (c.replacement != kNone);
+  return held;
+}
+
+PageId Nftl::newest_in_replacement(BlockId replacement, Lun lun) const {
+  for (uint32_t p = m_flash.next_free(replacement); p-- > 0;) {
+    const PageId page = m_flash.page(replacement, p);
+    if (m_flash.lun_in(page) == lun) return page;
+  }
+  return kNone;
+}
+
+PageId Nftl::peek(Lun lun) const {
+  const Chain& c = m_chains[lbn_of(lun)];
+  if (c.replacement != kNone) {
+    const PageId page = newest_in_replacement(c.replacement, lun);
+    if (page != kNone) return page;
+  }
+  return c.primary == kNone ? kNone : m_flash.page(c.primary, offset_of(lun));
+}
+
+PageId Nftl::locate(Lun lun, OpClass op_class, uint32_t& after) {
+  const Chain& c = m_chains[lbn_of(lun)];
+  if (c.replacement != kNone) {
+    // Backwards from the last written page, one spare-area read each, each waiting for the one
+    // before (the firmware looks at every answer before it asks for the next page).
+    const PageId found = newest_in_replacement(c.replacement, lun);
+    const uint32_t stop = found == kNone ? 0 : m_geometry.page_in_block(found);
+    for (uint32_t p = m_flash.next_free(c.replacement); p-- > stop;) {
+      after = m_flash.read_spare(m_flash.page(c.replacement, p), op_class, after);
+      ++m_backend.cpu().list_steps;
+    }
+    if (found != kNone) return found;
+  }
+  return m_flash.page(c.primary, offset_of(lun));
+}
+
+void Nftl::write_units(uint32_t vba, uint32_t first, const Token* tokens, uint32_t count,
+                       uint32_t after) {
+  for (uint32_t k = 0; k < count; ++k) write_unit(vba, first + k, tokens[k], after);
+}
+
+void Nftl::write_unit(uint32_t vba, uint32_t offset, Token token, uint32_t after) {
+  Chain& c = m_chains[vba];
+  const Lun lun = first_lun(vba) + offset;
+  if (c.primary == kNone) c.primary = take_block(vba);
+  if (c.replacement == kNone && offset < m_flash.next_free(c.primary)) {
+    add_replacement(vba, take_block(vba));
+  }
+  if (offset >= m_flash.next_free(c.primary)) {  // the page at its offset is still free
+    m_flash.program(c.primary, offset, lun, token, OpClass::kHostWrite, after);
+    ++m_stats.host_units_written;
+  } else if (m_flash.full(c.replacement)) {
+    fold(vba, offset, token, after);  // counts the unit as written
+  } else {
+    m_flash.program(c.replacement, m_flash.next_free(c.replacement), lun, token,
+                    OpClass::kHostWrite, after);
+    ++m_stats.host_units_written;
+  }
+  mark_valid(lun);
+}
+
+BlockId Nftl::take_block(uint32_t vba) {
+  const uint32_t plane = home_plane(vba);
+  // Each fold takes one block and frees two; keeping the reserve means a fold always has one.
+  while (m_flash.free_blocks(plane) < m_flash.blocks().gc_reserve_blocks()) {
+    const uint32_t victim = fold_victim(plane);
+    if (victim == kNone) break;
+    fold(victim);
+  }
+  return m_flash.allocate(plane);
+}
+
+uint32_t Nftl::fold_victim(uint32_t plane) const {
+  uint32_t best = kNone;
+  uint32_t best_used = 0;
+  for (const uint32_t vba : m_with_replacement[plane]) {
+    const uint32_t used = m_flash.next_free(m_chains[vba].replacement);
+    if (best == kNone || used > best_used || (used == best_used && vba < best)) {
+      best = vba;
+      best_used = used;
+    }
+  }
+  return best;
+}
+
+void Nftl::fold(uint32_t vba, uint32_t incoming_offset, Token incoming_token,
+                uint32_t incoming_after) {
+  Chain& c = m_chains[vba];
+  const BlockId primary = c.primary;
+  const BlockId replacement = c.replacement;
+  // Which page holds each offset's newest copy: read every spare area of the replacement block,
+  // newest first.
+  std::fill(m_newest.begin(), m_newest.end(), kNone);
+  for (uint32_t p = m_flash.next_free(replacement); p-- > 0;) {
+    const PageId page = m_flash.page(replacement, p);
+    m_flash.read_spare(page, OpClass::kGc);
+    const Lun lun = m_flash.lun_in(page);
+    if (m_newest[offset_of(lun)] == kNone) m_newest[offset_of(lun)] = page;
+  }
+  const BlockId fresh = m_flash.allocate(home_plane(vba));
+  ++m_stats.gc_invocations;
+  const uint32_t last = m_flash.fill(fresh, 0, first_lun(vba), [&](uint32_t offset) {
+    if (offset == incoming_offset) return MergeSource::fresh(incoming_token, incoming_after);
+    return live_copy(vba, offset, [&](Lun lun) {
+      const PageId newest = m_newest[offset_of(lun)];
+      return newest != kNone ? newest : m_flash.page(primary, offset_of(lun));
+    });
+  });
+  m_flash.erase(primary, last);
+  m_flash.erase(replacement, last);
+  drop_replacement(vba);
+  c.primary = fresh;
+}
+
+void Nftl::add_replacement(uint32_t vba, BlockId block) {
+  auto& list = m_with_replacement[home_plane(vba)];
+  m_position[vba] = static_cast<uint32_t>(list.size());
+  list.push_back(vba);
+  m_chains[vba].replacement = block;
+}
+
+void Nftl::drop_replacement(uint32_t vba) {
+  auto& list = m_with_replacement[home_plane(vba)];
+  const uint32_t at = m_position[vba];
+  list[at] = list.back();
+  m_position[list[at]] = at;
+  list.pop_back();
+  m_position[vba] = kNone;
+  m_chains[vba].replacement = kNone;
+}
+
+}  // namespace ssd::ftl

@@ -1,0 +1,61 @@
+// NFTL (`--ftl nftl`), as section 4 of shared/papers/lmt-translation-caching.md describes it: each
+// virtual block (logical block) has a primary block and at most one replacement block. A write
+// goes to its fixed offset in the primary block while that page is free; a later write of the
+// same unit goes to the next free page of the replacement block. A read searches the replacement
+// block's spare areas backwards from its last written page (one timed spare-area read each) for
+// the newest copy, then falls back to the primary block. When the replacement block is full the
+// virtual block is folded: its newest pages are copied into a fresh block, which becomes the
+// primary, and both old blocks are erased. When a plane's free pool falls below the GC reserve,
+// the virtual block with the fullest replacement block there is folded.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ftl/hybrid/block_scheme.h"
+
+namespace ssd::ftl {
+
+class Nftl final : public BlockScheme {
+ public:
+  explicit Nftl(const SchemeContext& context);
+
+  // Per virtual block: primary and replacement block numbers and their next free pages; plus
+  // the valid bitmap.
+  uint64_t mapping_memory_bytes() const override;
+  PageId peek(Lun lun) const override;
+  uint32_t blocks_held() const override;
+
+  BlockId primary(uint32_t vba) const { return m_chains[vba].primary; }
+  BlockId replacement(uint32_t vba) const { return m_chains[vba].replacement; }
+
+ private:
+  struct Chain {
+    BlockId primary = kNone;
+    BlockId replacement = kNone;
+  };
+
+  PageId locate(Lun lun, OpClass op_class, uint32_t& after) override;
+  void write_units(uint32_t vba, uint32_t first, const Token* tokens, uint32_t count,
+                   uint32_t after) override;
+  void write_unit(uint32_t vba, uint32_t offset, Token token, uint32_t after);
+
+  // The newest copy of `lun` in the replacement block (the last page naming it), or kNone.
+  PageId newest_in_replacement(BlockId replacement, Lun lun) const;
+  // A block for virtual block `vba` on its plane, folding others first while the pool is short.
+  BlockId take_block(uint32_t vba);
+  // Folds `vba` into a fresh block; `incoming` (offset, token, after) joins it when not kNone.
+  void fold(uint32_t vba, uint32_t incoming_offset = kNone, Token incoming_token = 0,
+            uint32_t incoming_after = kNone);
+  void add_replacement(uint32_t vba, BlockId block);
+  void drop_replacement(uint32_t vba);
+  // The virtual block of `plane` with the fullest replacement block (ties: lowest), or kNone.
+  uint32_t fold_victim(uint32_t plane) const;
+
+  std::vector<Chain> m_chains;                            // per virtual block
+  std::vector<std::vector<uint32_t>> m_with_replacement;  // per plane: vbas that have one
+  std::vector<uint32_t> m_position;                       // per vba: index in that list
+  std::vector<PageId> m_newest;                           // fold(): newest copy per offset
+};
+
+}  // namespace ssd::ftl

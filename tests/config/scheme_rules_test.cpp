@@ -1,0 +1,32 @@
+// Platform rules of particular mapping schemes (docs/schemes.md): the block-granular schemes map
+// whole pages, FAST needs room for its log blocks, DFTL's cache must hold an entry.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "config/config_loader.h"
+#include "config_test_support.h"
+
+namespace ssd::config::test {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(SchemeRules, BlockGranularSchemesMapWholePages) {
+  for (const char* scheme : {"block", "nftl"}) {
+    EXPECT_THAT(platform_error(std::string("[ftl]\nscheme = \"") + scheme +
+                               "\"\nmapping_unit_bytes = 2048\n"),
+                HasSubstr("FILE:3: key 'ftl.mapping_unit_bytes': must be 0 or nand.page_bytes "
+                          "(4096) for the " + std::string(scheme) + " scheme"))
+        << scheme;
+    TempToml whole_page(std::string("[ftl]\nscheme = \"") + scheme + "\"\nmapping_unit_bytes = 4096\n");
+    EXPECT_NO_THROW(load_config(whole_page.path(), "", {})) << scheme;
+  }
+}
+
+TEST(SchemeRules, PageMappingKeepsSubPageUnits) {
+  TempToml file("[ftl]\nscheme = \"page\"\nmapping_unit_bytes = 2048\n");
+  EXPECT_NO_THROW(load_config(file.path(), "", {}));
+}
+
+}  // namespace
+}  // namespace ssd::config::test

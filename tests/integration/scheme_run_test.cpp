@@ -1,0 +1,82 @@
+// Whole-platform runs of every classical baseline scheme: the bundled default scenario on the
+// default platform, selected by ftl.scheme, with the integrity oracle on; then a run on a full
+// device so that merges or GC run all the time. One TEST per run, each in its own process.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "config/config_loader.h"
+#include "models/platform/ssd_platform.h"
+
+namespace ssd {
+namespace {
+
+report::RunReport run_scheme(const std::string& scheme, std::vector<std::string> overrides = {}) {
+  overrides.push_back("ftl.scheme=" + scheme);
+  overrides.push_back("run.progress=false");
+  const std::string root = SSD_SOURCE_DIR;
+  const auto config = config::load_config(root + "/platforms/default.toml",
+                                          root + "/scenarios/default.toml", overrides);
+  models::SsdPlatform platform("ssd", config, models::PlatformRunOptions{});
+  platform.precondition();
+  return platform.run();
+}
+
+void expect_clean_run(const report::RunReport& report) {
+  EXPECT_TRUE(report.integrity_enabled);
+  EXPECT_GT(report.integrity_checked_reads, 0u);
+  EXPECT_EQ(report.integrity_mismatches, 0u) << report.integrity_first_mismatch;
+  EXPECT_GT(report.reads, 0u);
+  EXPECT_GT(report.writes, 0u);
+  EXPECT_GT(report.latency_read.mean(), 0.0);
+  EXPECT_GT(report.mapping_memory_bytes, 0u);
+}
+
+// A full device, overwritten once, then random writes, reads and trims: constant GC or merges.
+const std::vector<std::string> kFullDevice = {
+    "precondition.fill_ratio=1.0", "precondition.overwrite_ratio=0.5", "workload.read_ratio=0.3",
+    "workload.trim_ratio=0.05", "workload.requests=20000"};
+
+TEST(SchemeRun, BlockMappingPassesTheOracle) {
+  const auto report = run_scheme("block");
+  expect_clean_run(report);
+  EXPECT_GT(report.gc_invocations, 0u);  // random updates copy blocks
+}
+
+TEST(SchemeRun, BlockMappingOnAFullDevicePassesTheOracle) {
+  const auto report = run_scheme("block", kFullDevice);
+  expect_clean_run(report);
+  EXPECT_GT(report.gc_units_written, report.host_units_written);
+}
+
+TEST(SchemeRun, NftlPassesTheOracle) {
+  const auto report = run_scheme("nftl");
+  expect_clean_run(report);
+  EXPECT_GT(report.nand_spare_reads, 0u);  // the backward search of replacement blocks
+}
+
+TEST(SchemeRun, NftlOnAFullDevicePassesTheOracle) {
+  const auto report = run_scheme("nftl", kFullDevice);
+  expect_clean_run(report);
+  EXPECT_GT(report.gc_invocations, 0u);
+}
+
+TEST(SchemeRun, DftlPassesTheOracleAndReportsItsHitRatio) {
+  const auto report = run_scheme("dftl");
+  expect_clean_run(report);
+  ASSERT_TRUE(report.mapping_cache_hit_ratio.has_value());
+  EXPECT_GT(*report.mapping_cache_hit_ratio, 0.0);
+  EXPECT_LT(*report.mapping_cache_hit_ratio, 1.0);
+}
+
+TEST(SchemeRun, DftlOnAFullDeviceWithASmallCachePassesTheOracle) {
+  std::vector<std::string> overrides = kFullDevice;
+  overrides.push_back("ftl.dftl_cache_entries=256");
+  const auto report = run_scheme("dftl", overrides);
+  expect_clean_run(report);
+  EXPECT_GT(report.gc_invocations, 0u);
+}
+
+}  // namespace
+}  // namespace ssd

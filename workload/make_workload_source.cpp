@@ -1,0 +1,38 @@
+#include "workload/make_workload_source.h"
+
+#include "workload/synthetic_generator.h"
+#include "workload/trace/trace_layout.h"
+#include "workload/trace/trace_replayer.h"
+#include "workload/trace/trace_scan.h"
+
+namespace ssd::workload {
+
+namespace {
+
+std::unique_ptr<WorkloadSource> make_trace_replayer(const config::WorkloadConfig& config,
+                                                    uint64_t logical_bytes, uint32_t sector_bytes) {
+  TraceSpec spec = resolve_trace(config.trace_file, config.trace_format, config.blkparse_action,
+                                 config.skip_bad_lines);
+  if (config.device != "all") spec.only_device = std::stoull(config.device);
+  spec.check_time = config.mode == "open";
+  const TraceSummary summary = scan_trace(spec);
+  const TraceLayout layout(summary, logical_bytes, sector_bytes, fit_mode_from_name(config.fit));
+  TraceReplayOptions options;
+  options.open_loop = config.mode == "open";
+  options.speed = config.speed;
+  options.max_requests = config.requests;
+  options.fit = config.fit;
+  options.device_selection = config.device;
+  return std::make_unique<TraceReplayer>(summary, layout, options);
+}
+
+}  // namespace
+
+std::unique_ptr<WorkloadSource> make_workload_source(const config::WorkloadConfig& config,
+                                                     uint64_t logical_bytes,
+                                                     uint32_t sector_bytes) {
+  if (config.kind == "trace") return make_trace_replayer(config, logical_bytes, sector_bytes);
+  return std::make_unique<SyntheticGenerator>(config, logical_bytes, sector_bytes);
+}
+
+}  // namespace ssd::workload
