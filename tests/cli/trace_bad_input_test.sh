@@ -9,23 +9,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
 
-expect_refusal() {
-  local name=$1 expected=$2
-  shift 2
-  local out="$work/out-$name"
-  "$ssdsim" run --out "$out" "$@" > "$work/stdout" 2> "$work/stderr"
-  local status=$?
-  if [ $status -ne 1 ]; then
-    echo "FAIL $name: exit $status, expected 1"; cat "$work/stderr"; failures=$((failures + 1)); return
-  fi
-  if ! grep -qF -- "$expected" "$work/stderr"; then
-    echo "FAIL $name: stderr lacks '$expected':"; cat "$work/stderr"; failures=$((failures + 1)); return
-  fi
-  if [ -e "$out" ]; then
-    echo "FAIL $name: output folder was created"; failures=$((failures + 1)); return
-  fi
-  echo "ok   $name"
-}
+# shellcheck source=refusal_lib.sh
+source "$(dirname "$0")/refusal_lib.sh"
 
 cd "$src"
 printf '1000 0 8 8 1\n2000 0 8 8 1\n3000 0 8 x8 1\n4000 0 8 8 0\n' > "$work/bad.trace"
