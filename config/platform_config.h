@@ -34,6 +34,7 @@ struct FtlConfig {
   double over_provisioning = 0.07;    // ftl.over_provisioning (share of physical space hidden)
   double gc_threshold = 0.05;         // ftl.gc_threshold (free-block share per plane that starts GC)
   std::string gc_policy = "greedy";   // ftl.gc_policy
+  double fast_log_blocks_ratio = 0.03;  // ftl.fast_log_blocks_ratio (FAST log blocks / blocks)
   // DFTL's cached mapping table: a number of entries, or (when 0) as many as fit in the bytes.
   uint32_t dftl_cache_entries = 0;    // ftl.dftl_cache_entries
   uint64_t dftl_cache_bytes = 32768;  // ftl.dftl_cache_bytes

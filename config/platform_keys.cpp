@@ -44,6 +44,8 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
       {"ftl.gc_threshold", &f.gc_threshold,
        "Share of a plane's blocks kept free; fewer free blocks start GC", open(0.0, 0.5)},
       {"ftl.gc_policy", &f.gc_policy, "GC victim selection", std::nullopt, {"greedy"}},
+      {"ftl.fast_log_blocks_ratio", &f.fast_log_blocks_ratio,
+       "FAST log blocks as a share of all blocks (at least 2 log blocks)", open(0.0, 0.5)},
       {"ftl.dftl_cache_entries", &f.dftl_cache_entries,
        "DFTL mapping-cache entries (0 = as many as ftl.dftl_cache_bytes holds)"},
       {"ftl.dftl_cache_bytes", &f.dftl_cache_bytes,

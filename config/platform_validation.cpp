@@ -98,17 +98,45 @@ std::optional<KeyProblem> check_gc_headroom(const PlatformConfig& p) {
   return std::nullopt;
 }
 
+// FAST keeps every data block on its logical block's home plane and takes log blocks where there
+// is room, and a merge needs one free block on the plane it writes to. Rule: the blocks not
+// needed for data hold the log blocks plus two per plane, and every plane has three blocks beyond
+// the data blocks homed on it.
+std::optional<KeyProblem> check_fast_log_blocks(const PlatformConfig& p) {
+  const NandConfig& n = p.nand;
+  const uint64_t planes = uint64_t{n.channels} * n.chips_per_channel * n.dies_per_chip *
+                          n.planes_per_die;
+  const uint64_t blocks = planes * n.blocks_per_plane;
+  const uint64_t data = logical_blocks(p);
+  const uint64_t logs = fast_log_blocks(p);
+  if (data + logs + 2 * planes > blocks) {
+    return KeyProblem{"ftl.fast_log_blocks_ratio",
+                      "gives " + std::to_string(logs) + " log blocks; with " +
+                          std::to_string(data) + " data blocks and 2 free blocks per plane they "
+                          "need " + std::to_string(data + logs + 2 * planes) + " of the " +
+                          std::to_string(blocks) + " blocks (raise ftl.over_provisioning or "
+                          "lower the ratio)"};
+  }
+  if ((data + planes - 1) / planes + 3 > n.blocks_per_plane) {
+    return KeyProblem{"ftl.over_provisioning",
+                      "leaves fewer than 3 blocks per plane beyond the data blocks FAST homes "
+                      "there"};
+  }
+  return std::nullopt;
+}
+
 // Rules of particular mapping schemes (docs/schemes.md). The block-granular schemes keep each
 // unit at a fixed page offset, so they map whole pages.
 std::optional<KeyProblem> check_scheme_rules(const PlatformConfig& p) {
   const std::string& scheme = p.ftl.scheme;
-  const bool block_granular = scheme == "block" || scheme == "nftl";
+  const bool block_granular = scheme == "block" || scheme == "nftl" || scheme == "fast";
   if (block_granular && mapping_unit_bytes(p) != p.nand.page_bytes) {
     return KeyProblem{"ftl.mapping_unit_bytes",
                       "must be 0 or " + of("nand.page_bytes", p.nand.page_bytes) + " for the " +
                           scheme + " scheme, which maps whole pages (got " +
                           std::to_string(p.ftl.mapping_unit_bytes) + ")"};
   }
+  if (scheme == "fast") return check_fast_log_blocks(p);
   return std::nullopt;
 }
 

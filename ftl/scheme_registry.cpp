@@ -8,6 +8,7 @@
 #include "ftl/page/page_mapping.h"
 #include "ftl/block/block_mapping.h"
 #include "ftl/dftl/dftl.h"
+#include "ftl/fast/fast_ftl.h"
 #include "ftl/nftl/nftl.h"
 
 namespace ssd::ftl {
@@ -30,6 +31,8 @@ const std::vector<SchemeEntry>& registry() {
        [](const SchemeContext& c) { return std::make_unique<Dftl>(c); }},
       {"nftl", BlockScheme::spare_words,
        [](const SchemeContext& c) { return std::make_unique<Nftl>(c); }},
+      {"fast", BlockScheme::spare_words,
+       [](const SchemeContext& c) { return std::make_unique<FastFtl>(c); }},
   };
   return entries;
 }

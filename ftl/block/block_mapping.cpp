@@ -6,7 +6,8 @@ namespace ssd::ftl {
 
 BlockMapping::BlockMapping(const SchemeContext& context)
     : BlockScheme(context, "block"), m_map(logical_blocks(), kNone) {
-  m_entry_bytes = bytes_to_name(m_geometry.blocks()) + bytes_to_name(m_geometry.pages_per_block + 1);
+  m_entry_bytes =
+      bytes_to_name(m_geometry.blocks()) + bytes_to_name(m_geometry.pages_per_block + 1);
 }
 
 uint64_t BlockMapping::mapping_memory_bytes() const {
@@ -31,8 +32,8 @@ void BlockMapping::write_units(uint32_t lbn, uint32_t first, const Token* tokens
   if (block == kNone) block = m_flash.allocate(plane);
   if (first >= m_flash.next_free(block)) {  // every page still free: program in place
     for (uint32_t k = 0; k < count; ++k) {
-      m_flash.program(block, first + k, first_lun(lbn) + first + k, tokens[k],
-                      OpClass::kHostWrite, after);
+      m_flash.program(block, first + k, first_lun(lbn) + first + k, tokens[k], OpClass::kHostWrite,
+                      after);
       ++m_stats.host_units_written;
       mark_valid(first_lun(lbn) + first + k);
     }

@@ -15,8 +15,8 @@ uint32_t cmt_entry_bytes(const Geometry& g) {
 }
 
 uint32_t cache_capacity(const config::FtlConfig& ftl, const Geometry& g) {
-  const uint64_t wanted =
-      ftl.dftl_cache_entries != 0 ? ftl.dftl_cache_entries : ftl.dftl_cache_bytes / cmt_entry_bytes(g);
+  const uint64_t wanted = ftl.dftl_cache_entries != 0 ? ftl.dftl_cache_entries
+                                                      : ftl.dftl_cache_bytes / cmt_entry_bytes(g);
   return static_cast<uint32_t>(std::clamp<uint64_t>(wanted, 1, g.logical_units));
 }
 
@@ -147,7 +147,8 @@ void Dftl::remap(Lun lun, SlotId slot) {
 }
 
 void Dftl::read(const HostCommand& command) {
-  const UnitSpan span = unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  const UnitSpan span =
+      unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
   m_backend.dram(false, span.count * m_slot_bytes, OpClass::kHostRead);
   for (uint32_t i = 0; i < span.count; ++i) {
     const Lun lun = span.first + i;
@@ -164,7 +165,8 @@ void Dftl::read(const HostCommand& command) {
 }
 
 void Dftl::write(const HostCommand& command) {
-  const UnitSpan span = unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  const UnitSpan span =
+      unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
   m_backend.dram(true, span.count * m_slot_bytes, OpClass::kHostWrite);
   for (uint32_t i = 0; i < span.count; ++i) {
     const Lun lun = span.first + i;
@@ -183,7 +185,8 @@ void Dftl::write(const HostCommand& command) {
 }
 
 void Dftl::trim(const HostCommand& command) {
-  const UnitSpan span = unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  const UnitSpan span =
+      unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
   for (uint32_t i = 0; i < span.count; ++i) {
     const Lun lun = span.first + i;
     if (span.mask_of(i) != span.full_mask) continue;

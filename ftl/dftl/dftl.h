@@ -74,18 +74,18 @@ class Dftl final : public MappingScheme, private MappingOwner {
 
   FlashBackend& m_backend;
   const Geometry& m_geometry;
-  FtlStats m_store_stats;          // what the PageStore counts (every unit as host data)
-  mutable FtlStats m_stats;        // the same with translation writes reclassified
+  FtlStats m_store_stats;               // what the PageStore counts (every unit as host data)
+  mutable FtlStats m_stats;             // the same with translation writes reclassified
   std::vector<SlotId> m_flash_entries;  // what the translation pages on flash say, see above
   // GC relocations of units not cached, until their translation page is rewritten (at most a
   // command's worth of GC victims; the list GC firmware keeps while it works).
   std::vector<SlotId> m_relocated;
   uint32_t m_slot_bytes;
   uint32_t m_entries_per_tpage;
-  std::vector<SlotId> m_gtd;       // translation page -> slot, kNone = never written
+  std::vector<SlotId> m_gtd;  // translation page -> slot, kNone = never written
   CachedMappingTable m_cmt;
   PageStore m_store;
-  std::vector<uint32_t> m_stale;   // translation pages GC left stale, each once
+  std::vector<uint32_t> m_stale;  // translation pages GC left stale, each once
   std::vector<bool> m_is_stale;
   uint64_t m_translation_writes = 0;
   uint64_t m_hits = 0;

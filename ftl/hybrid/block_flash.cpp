@@ -29,8 +29,8 @@ void BlockFlash::skip_to(BlockId block, uint32_t offset) {
   }
 }
 
-uint32_t BlockFlash::program(BlockId block, uint32_t offset, Lun lun, Token token,
-                             OpClass op_class, uint32_t after) {
+uint32_t BlockFlash::program(BlockId block, uint32_t offset, Lun lun, Token token, OpClass op_class,
+                             uint32_t after) {
   skip_to(block, offset);
   const uint32_t spare[kSpareWords] = {lun};
   return m_backend.program(page(block, offset), &token, spare, op_class, after);

@@ -33,7 +33,9 @@ struct MergeSource {
 
   static MergeSource empty() { return {}; }
   static MergeSource copy(PageId page) { return {Kind::kCopy, page, 0, kNone}; }
-  static MergeSource fresh(Token token, uint32_t after) { return {Kind::kNew, kNone, token, after}; }
+  static MergeSource fresh(Token token, uint32_t after) {
+    return {Kind::kNew, kNone, token, after};
+  }
 };
 
 class BlockFlash {
@@ -47,7 +49,9 @@ class BlockFlash {
   BlockManager& blocks() { return m_blocks; }
   const BlockManager& blocks() const { return m_blocks; }
 
-  PageId page(BlockId block, uint32_t offset) const { return m_geometry.first_page(block) + offset; }
+  PageId page(BlockId block, uint32_t offset) const {
+    return m_geometry.first_page(block) + offset;
+  }
   uint32_t next_free(BlockId block) const { return m_backend.flash().write_pointer(block); }
   bool full(BlockId block) const { return next_free(block) == m_geometry.pages_per_block; }
   uint32_t free_blocks(uint32_t plane) const { return m_blocks.free_blocks(plane); }

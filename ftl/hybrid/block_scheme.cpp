@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "config/capacity.h"
 #include "ftl/core/content_token.h"
 #include "ftl/core/unit_span.h"
 
@@ -12,10 +13,10 @@ namespace ssd::ftl {
 namespace {
 const Geometry& page_units_only(const Geometry& g, const char* scheme) {
   if (g.units_per_page != 1) {
-    throw std::invalid_argument(
-        std::string("ftl.mapping_unit_bytes: the ") + scheme +
-        " scheme maps whole pages; set it to 0 or nand.page_bytes (" +
-        std::to_string(g.page_bytes) + "), not " + std::to_string(g.unit_bytes));
+    throw std::invalid_argument(std::string("ftl.mapping_unit_bytes: the ") + scheme +
+                                " scheme maps whole pages; set it to 0 or nand.page_bytes (" +
+                                std::to_string(g.page_bytes) + "), not " +
+                                std::to_string(g.unit_bytes));
   }
   return g;
 }
@@ -25,8 +26,7 @@ BlockScheme::BlockScheme(const SchemeContext& context, const char* scheme)
     : m_backend(context.backend),
       m_geometry(page_units_only(context.backend.geometry(), scheme)),
       m_flash(context.platform, context.backend, m_stats),
-      m_logical_blocks(static_cast<uint32_t>(
-          (m_geometry.logical_units + m_geometry.pages_per_block - 1) / m_geometry.pages_per_block)),
+      m_logical_blocks(static_cast<uint32_t>(config::logical_blocks(context.platform))),
       m_valid(m_geometry.logical_units) {}
 
 uint32_t BlockScheme::units_in(uint32_t lbn) const {
@@ -43,7 +43,8 @@ uint32_t BlockScheme::home_plane(uint32_t lbn) const {
 }
 
 void BlockScheme::read(const HostCommand& command) {
-  const UnitSpan span = unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  const UnitSpan span =
+      unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
   for (uint32_t i = 0; i < span.count; ++i) {
     const Lun lun = span.first + i;
     if (i == 0 || offset_of(lun) == 0) {  // one map entry per logical block touched
@@ -62,7 +63,8 @@ void BlockScheme::read(const HostCommand& command) {
 }
 
 void BlockScheme::write(const HostCommand& command) {
-  const UnitSpan span = unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  const UnitSpan span =
+      unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
   uint32_t i = 0;
   while (i < span.count) {
     // One run per logical block: the units of this command that fall into it.
@@ -91,7 +93,8 @@ void BlockScheme::write(const HostCommand& command) {
 }
 
 void BlockScheme::trim(const HostCommand& command) {
-  const UnitSpan span = unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  const UnitSpan span =
+      unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
   for (uint32_t i = 0; i < span.count; ++i) {
     if (span.mask_of(i) == span.full_mask) m_valid.clear(span.first + i);
   }

@@ -7,41 +7,20 @@
 
 #include <stdexcept>
 
-#include "ftl/core/ftl_device.h"
-#include "ftl/core/preconditioner.h"
-#include "tests/ftl/block_scheme_checks.h"
-#include "tests/ftl/scheme_workloads.h"
-#include "tests/ftl/tiny_platform.h"
+#include "tests/ftl/block_scheme_fixture.h"
 
 namespace ssd::ftl {
 namespace {
 
 using testing::run_one;
 
-config::PlatformConfig block_platform() {
-  config::PlatformConfig p = testing::tiny_platform();
-  p.ftl.scheme = "block";
-  return p;
-}
-
-class BlockMappingTest : public ::testing::Test {
+class BlockMappingTest : public testing::BlockSchemeTest<BlockMapping> {
  protected:
-  config::PlatformConfig platform = block_platform();
-  FtlDevice device{platform, FtlDeviceOptions{}};
-  const Geometry& g = device.geometry();
-  uint32_t spu = g.sectors_per_unit;
-  uint32_t ppb = g.pages_per_block;
-
-  const BlockMapping& scheme() const { return dynamic_cast<const BlockMapping&>(device.scheme()); }
-  uint64_t write_units(Lun first, uint32_t count) {
-    return run_one(device, CommandKind::kWrite, uint64_t(first) * spu, count * spu);
-  }
-  uint64_t read_units(Lun first, uint32_t count) {
-    return run_one(device, CommandKind::kRead, uint64_t(first) * spu, count * spu);
-  }
+  BlockMappingTest() : BlockSchemeTest("block") {}
   uint32_t count_ops(OpKind kind, OpClass op_class) {
     uint32_t n = 0;
-    for (const auto& op : device.backend().ops().ops()) n += op.kind == kind && op.op_class == op_class;
+    for (const auto& op : device.backend().ops().ops())
+      n += op.kind == kind && op.op_class == op_class;
     return n;
   }
 };
@@ -60,7 +39,7 @@ TEST(BlockMappingConstruction, RefusesMappingUnitsSmallerThanAPage) {
 TEST_F(BlockMappingTest, SequentialWritesOfABlockAreProgrammedInPlace) {
   EXPECT_EQ(write_units(0, ppb), 0u);
   EXPECT_EQ(count_ops(OpKind::kProgram, OpClass::kHostWrite), ppb);
-  EXPECT_EQ(device.scheme().stats().gc_invocations, 0u);
+  EXPECT_EQ(stats().gc_invocations, 0u);
   const BlockId block = scheme().block_of(0);
   for (uint32_t o = 0; o < ppb; ++o) EXPECT_EQ(scheme().peek(o), g.first_page(block) + o);
   EXPECT_EQ(read_units(0, ppb), 0u);
@@ -70,7 +49,7 @@ TEST_F(BlockMappingTest, UpdateOfAWrittenPageCopiesTheBlock) {
   write_units(0, 4);
   const BlockId before = scheme().block_of(0);
   write_units(1, 1);
-  const FtlStats& s = device.scheme().stats();
+  const FtlStats& s = stats();
   EXPECT_EQ(s.gc_invocations, 1u);
   EXPECT_EQ(s.gc_units_copied, 3u);  // units 0, 2 and 3 move with the new unit 1
   EXPECT_EQ(s.gc_erases, 1u);
@@ -87,12 +66,12 @@ TEST_F(BlockMappingTest, UpdateOfAWrittenPageCopiesTheBlock) {
 TEST_F(BlockMappingTest, WriteBeyondTheNextFreePageSkipsPagesWithoutACopy) {
   write_units(5, 1);
   write_units(9, 2);
-  EXPECT_EQ(device.scheme().stats().gc_invocations, 0u);
+  EXPECT_EQ(stats().gc_invocations, 0u);
   EXPECT_EQ(device.flash().write_pointer(scheme().block_of(0)), 11u);
   // Page 2 was skipped: it can no longer be programmed, so writing it copies the block.
   write_units(2, 1);
-  EXPECT_EQ(device.scheme().stats().gc_invocations, 1u);
-  EXPECT_EQ(device.scheme().stats().gc_units_copied, 3u);
+  EXPECT_EQ(stats().gc_invocations, 1u);
+  EXPECT_EQ(stats().gc_units_copied, 3u);
   EXPECT_EQ(read_units(0, ppb), 0u);
   testing::check_block_scheme(device);
 }
@@ -103,7 +82,7 @@ TEST_F(BlockMappingTest, TrimmedUnitsReadAsZeroesAndAreNotCopied) {
   EXPECT_EQ(read_units(0, 4), 0u);
   EXPECT_EQ(device.backend().delivered()[2].token, 0u);
   write_units(0, 1);  // copy: units 1 and 3 only
-  EXPECT_EQ(device.scheme().stats().gc_units_copied, 2u);
+  EXPECT_EQ(stats().gc_units_copied, 2u);
   EXPECT_EQ(read_units(0, 4), 0u);
 }
 
@@ -128,29 +107,18 @@ TEST_F(BlockMappingTest, MappingMemoryIsPerLogicalBlockPlusTheValidBitmap) {
 
 class BlockMappingWorkloads : public BlockMappingTest {
  protected:
-  void SetUp() override {
-    config::PreconditionConfig fill;
-    fill.fill_ratio = 1.0;
-    fill.overwrite_ratio = 0.2;
-    precondition(device, fill);
-    testing::check_block_scheme(device);
-  }
-  std::function<void()> check = [this] { testing::check_block_scheme(device); };
+  void SetUp() override { fill_device(); }
 };
 
 TEST_F(BlockMappingWorkloads, MillionRandomCommandsOnAFullDevice) {
-  const uint64_t mismatches = testing::run_random(device, 1'000'000, 42, check);
-  EXPECT_EQ(mismatches, 0u) << device.oracle()->first_mismatch();
-  EXPECT_GT(device.oracle()->checked_reads(), 300'000u);
-  EXPECT_GT(device.scheme().stats().gc_invocations, 100'000u);
-  EXPECT_GT(device.scheme().stats().gc_units_copied, 0u);
+  expect_million_commands_pass(testing::run_random, 42);
+  EXPECT_GT(stats().gc_invocations, 100'000u);  // nearly every update copies a block
+  EXPECT_GT(stats().gc_units_copied, 0u);
 }
 
 TEST_F(BlockMappingWorkloads, MillionSequentialCommandsOnAFullDevice) {
-  const uint64_t mismatches = testing::run_sequential(device, 1'000'000, 43, check);
-  EXPECT_EQ(mismatches, 0u) << device.oracle()->first_mismatch();
-  EXPECT_GT(device.oracle()->checked_reads(), 300'000u);
-  EXPECT_GT(device.scheme().stats().gc_invocations, 1000u);
+  expect_million_commands_pass(testing::run_sequential, 43);
+  EXPECT_GT(stats().gc_invocations, 1000u);
 }
 
 }  // namespace

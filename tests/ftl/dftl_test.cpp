@@ -64,8 +64,12 @@ class DftlTest : public ::testing::Test {
   uint32_t spu = g.sectors_per_unit;
 
   const Dftl& scheme() const { return dynamic_cast<const Dftl&>(device.scheme()); }
-  uint64_t write_unit(Lun lun) { return run_one(device, CommandKind::kWrite, uint64_t(lun) * spu, spu); }
-  uint64_t read_unit(Lun lun) { return run_one(device, CommandKind::kRead, uint64_t(lun) * spu, spu); }
+  uint64_t write_unit(Lun lun) {
+    return run_one(device, CommandKind::kWrite, uint64_t(lun) * spu, spu);
+  }
+  uint64_t read_unit(Lun lun) {
+    return run_one(device, CommandKind::kRead, uint64_t(lun) * spu, spu);
+  }
   uint32_t count_ops(OpKind kind) {
     uint32_t n = 0;
     for (const auto& op : device.backend().ops().ops()) n += op.kind == kind;

@@ -7,38 +7,16 @@
 
 #include <vector>
 
-#include "ftl/core/ftl_device.h"
-#include "ftl/core/preconditioner.h"
-#include "tests/ftl/block_scheme_checks.h"
-#include "tests/ftl/scheme_workloads.h"
-#include "tests/ftl/tiny_platform.h"
+#include "tests/ftl/block_scheme_fixture.h"
 
 namespace ssd::ftl {
 namespace {
 
 using testing::run_one;
 
-config::PlatformConfig nftl_platform() {
-  config::PlatformConfig p = testing::tiny_platform();
-  p.ftl.scheme = "nftl";
-  return p;
-}
-
-class NftlTest : public ::testing::Test {
+class NftlTest : public testing::BlockSchemeTest<Nftl> {
  protected:
-  config::PlatformConfig platform = nftl_platform();
-  FtlDevice device{platform, FtlDeviceOptions{}};
-  const Geometry& g = device.geometry();
-  uint32_t spu = g.sectors_per_unit;
-  uint32_t ppb = g.pages_per_block;
-
-  const Nftl& scheme() const { return dynamic_cast<const Nftl&>(device.scheme()); }
-  uint64_t write_units(Lun first, uint32_t count) {
-    return run_one(device, CommandKind::kWrite, uint64_t(first) * spu, count * spu);
-  }
-  uint64_t read_units(Lun first, uint32_t count) {
-    return run_one(device, CommandKind::kRead, uint64_t(first) * spu, count * spu);
-  }
+  NftlTest() : BlockSchemeTest("nftl") {}
   std::vector<FlashOp> ops_of(OpKind kind) {
     std::vector<FlashOp> found;
     for (const auto& op : device.backend().ops().ops()) {
@@ -52,7 +30,8 @@ class NftlTest : public ::testing::Test {
 TEST_F(NftlTest, FirstWritesGoToTheirOffsetInThePrimaryBlock) {
   write_units(0, 8);
   EXPECT_EQ(scheme().replacement(0), kNone);
-  for (Lun lun = 0; lun < 8; ++lun) EXPECT_EQ(scheme().peek(lun), g.first_page(scheme().primary(0)) + lun);
+  for (Lun lun = 0; lun < 8; ++lun)
+    EXPECT_EQ(scheme().peek(lun), g.first_page(scheme().primary(0)) + lun);
 }
 
 TEST_F(NftlTest, BackwardSearchFindsTheNewestCopy) {
@@ -112,7 +91,7 @@ TEST_F(NftlTest, AFullReplacementBlockFoldsWithTheNewestOfEveryPage) {
   const BlockId old_primary = scheme().primary(0);
   const BlockId old_replacement = scheme().replacement(0);
   write_units(7, 1);  // no room left: fold, with the new unit 7 in it
-  const FtlStats& s = device.scheme().stats();
+  const FtlStats& s = stats();
   EXPECT_EQ(s.gc_invocations, 1u);
   EXPECT_EQ(s.gc_erases, 2u);
   EXPECT_EQ(s.gc_units_copied, ppb - 1);
@@ -127,10 +106,10 @@ TEST_F(NftlTest, AFullReplacementBlockFoldsWithTheNewestOfEveryPage) {
 
 TEST_F(NftlTest, AFoldInTheMiddleOfAWriteKeepsTheUnitsItAlreadyWrote) {
   write_units(0, ppb);
-  run_one(device, CommandKind::kTrim, 3 * spu, 2 * spu);      // units 3 and 4 hold no data
+  run_one(device, CommandKind::kTrim, 3 * spu, 2 * spu);     // units 3 and 4 hold no data
   for (uint32_t i = 0; i + 1 < ppb; ++i) write_units(0, 1);  // one replacement page left
   write_units(3, 2);  // unit 3 takes the last page, unit 4 folds: unit 3 must move along
-  EXPECT_EQ(device.scheme().stats().gc_invocations, 1u);
+  EXPECT_EQ(stats().gc_invocations, 1u);
   EXPECT_EQ(read_units(0, ppb), 0u) << device.oracle()->first_mismatch();
   testing::check_block_scheme(device);
 }
@@ -142,28 +121,17 @@ TEST_F(NftlTest, MappingMemoryIsTwoBlocksPerVirtualBlockPlusTheValidBitmap) {
 
 class NftlWorkloads : public NftlTest {
  protected:
-  void SetUp() override {
-    config::PreconditionConfig fill;
-    fill.fill_ratio = 1.0;
-    fill.overwrite_ratio = 0.2;
-    precondition(device, fill);
-    testing::check_block_scheme(device);
-  }
-  std::function<void()> check = [this] { testing::check_block_scheme(device); };
+  void SetUp() override { fill_device(); }
 };
 
 TEST_F(NftlWorkloads, MillionRandomCommandsOnAFullDevice) {
-  const uint64_t mismatches = testing::run_random(device, 1'000'000, 42, check);
-  EXPECT_EQ(mismatches, 0u) << device.oracle()->first_mismatch();
-  EXPECT_GT(device.oracle()->checked_reads(), 300'000u);
-  EXPECT_GT(device.scheme().stats().gc_invocations, 10'000u);
+  expect_million_commands_pass(testing::run_random, 42);
+  EXPECT_GT(stats().gc_invocations, 10'000u);
 }
 
 TEST_F(NftlWorkloads, MillionSequentialCommandsOnAFullDevice) {
-  const uint64_t mismatches = testing::run_sequential(device, 1'000'000, 43, check);
-  EXPECT_EQ(mismatches, 0u) << device.oracle()->first_mismatch();
-  EXPECT_GT(device.oracle()->checked_reads(), 300'000u);
-  EXPECT_GT(device.scheme().stats().gc_invocations, 1000u);
+  expect_million_commands_pass(testing::run_sequential, 43);
+  EXPECT_GT(stats().gc_invocations, 1000u);
 }
 
 }  // namespace

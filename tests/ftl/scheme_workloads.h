@@ -55,8 +55,7 @@ inline uint64_t run_random(ftl::FtlDevice& device, uint64_t commands, uint64_t s
 // (often still in the block being written). A flush every 64 writes, a trim of the just-written
 // range every 500 writes. 60 % of commands are writes.
 inline uint64_t run_sequential(ftl::FtlDevice& device, uint64_t commands, uint64_t seed,
-                               const std::function<void()>& check,
-                               uint64_t check_every = 250'000) {
+                               const std::function<void()>& check, uint64_t check_every = 250'000) {
   const ftl::Geometry& g = device.geometry();
   const uint64_t units = g.logical_units;
   ftl::Random random(seed);

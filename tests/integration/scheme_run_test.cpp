@@ -62,6 +62,14 @@ TEST(SchemeRun, NftlOnAFullDevicePassesTheOracle) {
   EXPECT_GT(report.gc_invocations, 0u);
 }
 
+TEST(SchemeRun, FastPassesTheOracle) { expect_clean_run(run_scheme("fast")); }
+
+TEST(SchemeRun, FastOnAFullDevicePassesTheOracle) {
+  const auto report = run_scheme("fast", kFullDevice);
+  expect_clean_run(report);
+  EXPECT_GT(report.gc_invocations, 0u);
+}
+
 TEST(SchemeRun, DftlPassesTheOracleAndReportsItsHitRatio) {
   const auto report = run_scheme("dftl");
   expect_clean_run(report);

@@ -1,0 +1,75 @@
+// FAST (`--ftl fast`; Lee et al., "A log buffer-based flash translation layer using
+// fully-associative sector translation", ACM TECS 2007): block-mapped data blocks plus a small
+// set of log blocks (ftl.fast_log_blocks_ratio of all blocks, at least 2) that absorb updates.
+// One of them is the sequential (SW) log block, which receives the writes of one logical block
+// from offset 0 on in order; the others are random-write (RW) log blocks, fully associative: any
+// update of any logical block is appended to the current one, and a page-level map finds the
+// newest copy. Merges:
+//   switch  - the SW log block holds its logical block's every page: it becomes the data block;
+//   partial - it holds pages 0..k-1: the rest are copied in behind them, then it becomes the
+//             data block;
+//   full    - when the RW log blocks are all used, the oldest is the victim: every logical block
+//             with a live page in it is rewritten into a fresh data block from its newest copies
+//             (data block, SW and RW log pages), and the victim is erased.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "ftl/hybrid/block_scheme.h"
+
+namespace ssd::ftl {
+
+class FastFtl final : public BlockScheme {
+ public:
+  explicit FastFtl(const SchemeContext& context);
+
+  // Data-block map, log-block list and the log pages' unit numbers, plus the valid bitmap.
+  uint64_t mapping_memory_bytes() const override;
+  PageId peek(Lun lun) const override;
+  uint32_t blocks_held() const override;
+
+  // --- for tests ---
+  struct MergeCounts {
+    uint64_t switches = 0;
+    uint64_t partials = 0;
+    uint64_t fulls = 0;  // logical blocks rewritten by full merges
+  };
+  const MergeCounts& merges() const { return m_merges; }
+  uint32_t log_blocks() const { return m_log_blocks; }
+  BlockId data_block(uint32_t lbn) const { return m_data[lbn]; }
+  BlockId sequential_log() const { return m_sw_block; }
+  uint32_t random_logs() const { return static_cast<uint32_t>(m_rw.size()); }
+
+ private:
+  PageId locate(Lun lun, OpClass /*op_class*/, uint32_t& /*after*/) override;
+  void write_units(uint32_t lbn, uint32_t first, const Token* tokens, uint32_t count,
+                   uint32_t after) override;
+  void write_unit(uint32_t lbn, uint32_t offset, Token token, uint32_t after);
+  void append_sequential(uint32_t lbn, uint32_t offset, Token token, uint32_t after);
+  void append_random(Lun lun, Token token, uint32_t after);
+  void program_log(BlockId block, Lun lun, Token token, uint32_t after);
+
+  // Space. Outside merges every plane keeps a free block, so a merge always has one.
+  BlockId take_block(uint32_t plane);
+  BlockId take_random_log_block();
+  void make_room(uint32_t plane);
+
+  // Merges (fast_merges.cpp).
+  MergeSource newest_copy(uint32_t lbn, uint32_t offset) const;
+  void merge_sequential();          // switch or partial
+  void merge_random(size_t index);  // full merges of the live pages of m_rw[index]
+  void full_merge(uint32_t lbn);
+  void forget_log_pages(uint32_t lbn);
+
+  uint32_t m_log_blocks;           // the budget: SW + RW
+  std::vector<BlockId> m_data;     // per logical block
+  std::vector<PageId> m_log_page;  // per unit: its newest copy in a log block, or kNone
+  BlockId m_sw_block = kNone;
+  uint32_t m_sw_lbn = kNone;
+  std::deque<BlockId> m_rw;  // oldest first; the back one is being filled
+  MergeCounts m_merges;
+};
+
+}  // namespace ssd::ftl
