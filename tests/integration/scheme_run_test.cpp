@@ -8,30 +8,17 @@
 
 #include "config/config_loader.h"
 #include "models/platform/ssd_platform.h"
+#include "tests/integration/run_support.h"
 
 namespace ssd {
 namespace {
 
 report::RunReport run_scheme(const std::string& scheme, std::vector<std::string> overrides = {}) {
   overrides.push_back("ftl.scheme=" + scheme);
-  overrides.push_back("run.progress=false");
-  const std::string root = SSD_SOURCE_DIR;
-  const auto config = config::load_config(root + "/platforms/default.toml",
-                                          root + "/scenarios/default.toml", overrides);
-  models::SsdPlatform platform("ssd", config, models::PlatformRunOptions{});
-  platform.precondition();
-  return platform.run();
+  return testing::run_platform("platforms/default.toml", overrides);
 }
 
-void expect_clean_run(const report::RunReport& report) {
-  EXPECT_TRUE(report.integrity_enabled);
-  EXPECT_GT(report.integrity_checked_reads, 0u);
-  EXPECT_EQ(report.integrity_mismatches, 0u) << report.integrity_first_mismatch;
-  EXPECT_GT(report.reads, 0u);
-  EXPECT_GT(report.writes, 0u);
-  EXPECT_GT(report.latency_read.mean(), 0.0);
-  EXPECT_GT(report.mapping_memory_bytes, 0u);
-}
+using testing::expect_clean_run;
 
 // A full device, overwritten once, then random writes, reads and trims: constant GC or merges.
 const std::vector<std::string> kFullDevice = {
