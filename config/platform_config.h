@@ -38,6 +38,12 @@ struct FtlConfig {
   // DFTL's cached mapping table: a number of entries, or (when 0) as many as fit in the bytes.
   uint32_t dftl_cache_entries = 0;    // ftl.dftl_cache_entries
   uint64_t dftl_cache_bytes = 32768;  // ftl.dftl_cache_bytes
+  // Extent mapping (VET, EMT; docs/extent-mapping.md).
+  uint32_t extent_chunk_pages = 4;           // ftl.extent_chunk_pages (0 = a whole request per plane)
+  std::string extent_gc_relocation = "runs";  // ftl.extent_gc_relocation: runs | units
+  std::string vet_insertion = "bis";          // ftl.vet.insertion: lis | bis
+  std::string vet_layout = "pf";              // ftl.vet.layout: pd | pf
+  std::string vet_hash = "chaining";          // ftl.vet.hash: chaining | cuckoo
 };
 
 struct ControllerConfig {

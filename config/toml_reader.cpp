@@ -39,11 +39,25 @@ toml::table parse_file(const std::string& path) {
   }
 }
 
+bool has_keys_under(const std::vector<KeyDef>& keys, const std::string& prefix) {
+  for (const KeyDef& key : keys) {
+    if (key.name.size() > prefix.size() && key.name.compare(0, prefix.size(), prefix) == 0 &&
+        key.name[prefix.size()] == '.') {
+      return true;
+    }
+  }
+  return false;
+}
+
 void read_section(const std::string& path, const std::string& section, const toml::table& table,
                   const std::vector<KeyDef>& keys, OriginMap& origins) {
   for (auto&& [name_key, value] : table) {
     const std::string name = section + "." + std::string(name_key.str());
     const Origin at{path, line_of(name_key, value)};
+    if (value.is_table() && has_keys_under(keys, name)) {  // a sub-table such as [ftl.vet]
+      read_section(path, name, *value.as_table(), keys, origins);
+      continue;
+    }
     const KeyDef* key = find_key(keys, name);
     if (!key) throw_error(at, name, "unknown key" + suggestion(key_names(keys), name));
     if (auto reason = assign_node(*key, value)) throw_error(at, name, *reason);

@@ -8,6 +8,7 @@
 #include "ftl/page/page_mapping.h"
 #include "ftl/block/block_mapping.h"
 #include "ftl/dftl/dftl.h"
+#include "ftl/extent/extent_ftl.h"
 #include "ftl/fast/fast_ftl.h"
 #include "ftl/nftl/nftl.h"
 
@@ -33,6 +34,10 @@ const std::vector<SchemeEntry>& registry() {
        [](const SchemeContext& c) { return std::make_unique<Nftl>(c); }},
       {"fast", BlockScheme::spare_words,
        [](const SchemeContext& c) { return std::make_unique<FastFtl>(c); }},
+      {"vet", PageStore::spare_words,
+       [](const SchemeContext& c) { return std::make_unique<ExtentFtl>(c, "vet"); }},
+      {"emt", PageStore::spare_words,
+       [](const SchemeContext& c) { return std::make_unique<ExtentFtl>(c, "emt"); }},
   };
   return entries;
 }

@@ -76,6 +76,13 @@ json to_json(const RunReport& r, bool include_wall_clock) {
   } else {
     j["mapping"]["cache_hit_ratio"] = nullptr;
   }
+  for (const RunReport::MappingFigure& figure : r.mapping_figures) {
+    if (figure.whole) {
+      j["mapping"][figure.name] = static_cast<uint64_t>(figure.value);
+    } else {
+      j["mapping"][figure.name] = figure.value;
+    }
+  }
   j["memory"] = {{"dram_read_bytes", r.dram_read_bytes},
                  {"dram_write_bytes", r.dram_write_bytes},
                  {"nvram_read_bytes", r.nvram_read_bytes},

@@ -153,6 +153,14 @@ std::string summary_text(const RunReport& report) {
                        mapping["cache_hit_ratio"].get<double>() * 100.0);
   }
   out += "\n";
+  if (!report.mapping_figures.empty()) {
+    out += "mapping details:";
+    for (const RunReport::MappingFigure& figure : report.mapping_figures) {
+      out += figure.whole ? fmt::format(" {} {:.0f}", figure.name, figure.value)
+                          : fmt::format(" {} {:.3f}", figure.name, figure.value);
+    }
+    out += "\n";
+  }
   const json& mem = j["memory"];
   out += fmt::format("memory: DRAM {} read, {} written; NVRAM {} read, {} written\n",
                      human_bytes(mem["dram_read_bytes"].get<uint64_t>()),

@@ -61,6 +61,13 @@ struct RunReport {
   // Mapping state as the controller would hold it.
   uint64_t mapping_memory_bytes = 0;
   std::optional<double> mapping_cache_hit_ratio;  // null where the scheme has no cache
+  // Figures only the run's scheme has ("mapping.<name>"; e.g. extent counts for VET and EMT).
+  struct MappingFigure {
+    std::string name;
+    double value = 0.0;
+    bool whole = true;  // a count (written as an integer) rather than a mean
+  };
+  std::vector<MappingFigure> mapping_figures;
 
   // Controller memories.
   uint64_t dram_read_bytes = 0, dram_write_bytes = 0;

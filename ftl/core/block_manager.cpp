@@ -11,7 +11,8 @@ BlockManager::BlockManager(const Geometry& geometry, uint32_t gc_reserve_blocks)
       m_gc_reserve(gc_reserve_blocks),
       m_free(geometry.planes()),
       m_state(geometry.blocks(), BlockState::kFree),
-      m_valid(geometry.blocks(), 0) {
+      m_valid(geometry.blocks(), 0),
+      m_plane_valid(geometry.planes(), 0) {
   if (m_slots_per_block > 0xffff) {
     throw std::invalid_argument("a block holds more than 65535 mapping units");
   }
@@ -34,6 +35,7 @@ BlockId BlockManager::open_block(uint32_t plane) {
 
 void BlockManager::release_block(BlockId block) {
   m_state[block] = BlockState::kFree;
+  m_plane_valid[m_geometry.plane_of_block(block)] -= m_valid[block];
   m_valid[block] = 0;
   m_free[m_geometry.plane_of_block(block)].push_back(block);
 }

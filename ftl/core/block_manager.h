@@ -34,8 +34,18 @@ class BlockManager {
 
   BlockState state(BlockId block) const { return m_state[block]; }
   uint32_t valid_units(BlockId block) const { return m_valid[block]; }
-  void add_valid(SlotId slot) { ++m_valid[block_of_slot(slot)]; }
-  void remove_valid(SlotId slot) { --m_valid[block_of_slot(slot)]; }
+  void add_valid(SlotId slot) {
+    const BlockId block = block_of_slot(slot);
+    ++m_valid[block];
+    ++m_plane_valid[m_geometry.plane_of_block(block)];
+  }
+  void remove_valid(SlotId slot) {
+    const BlockId block = block_of_slot(slot);
+    --m_valid[block];
+    --m_plane_valid[m_geometry.plane_of_block(block)];
+  }
+  // Valid units on all blocks of `plane`: the live data GC must keep there.
+  uint64_t plane_valid_units(uint32_t plane) const { return m_plane_valid[plane]; }
   BlockId block_of_slot(SlotId slot) const {
     return static_cast<BlockId>(slot / m_slots_per_block);
   }
@@ -47,6 +57,7 @@ class BlockManager {
   std::vector<std::deque<BlockId>> m_free;  // per flat plane
   std::vector<BlockState> m_state;
   std::vector<uint16_t> m_valid;
+  std::vector<uint64_t> m_plane_valid;
 };
 
 }  // namespace ssd::ftl

@@ -4,6 +4,7 @@
 // except the dependency between operations of the same command.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 

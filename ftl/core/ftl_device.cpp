@@ -3,12 +3,18 @@
 namespace ssd::ftl {
 
 FtlDevice::FtlDevice(const config::PlatformConfig& platform, const FtlDeviceOptions& options)
+    : FtlDevice(platform, options, [&](const SchemeContext& context) {
+        return create_scheme(platform.ftl.scheme, context);
+      }) {}
+
+FtlDevice::FtlDevice(const config::PlatformConfig& platform, const FtlDeviceOptions& options,
+                     const SchemeMaker& make)
     : m_geometry(Geometry::from_platform(platform)) {
   m_flash = std::make_unique<FlashArray>(
       m_geometry, scheme_spare_words(platform.ftl.scheme, platform), options.oracle);
   m_flash->set_journal(options.journal);
   m_backend = std::make_unique<FlashBackend>(*m_flash);
-  m_scheme = create_scheme(platform.ftl.scheme, SchemeContext{platform, *m_backend});
+  m_scheme = make(SchemeContext{platform, *m_backend});
   if (options.oracle) m_oracle.emplace(m_geometry.logical_units, m_geometry.sectors_per_unit);
 }
 

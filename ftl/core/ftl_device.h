@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -24,7 +25,13 @@ struct FtlDeviceOptions {
 
 class FtlDevice {
  public:
+  using SchemeMaker = std::function<std::unique_ptr<MappingScheme>(const SchemeContext&)>;
+
   FtlDevice(const config::PlatformConfig& platform, const FtlDeviceOptions& options);
+  // With a scheme built by `make` (tests that assemble a scheme from parts); the flash keeps the
+  // spare words of the scheme platform.ftl.scheme names.
+  FtlDevice(const config::PlatformConfig& platform, const FtlDeviceOptions& options,
+            const SchemeMaker& make);
 
   // Runs one command: gives it the next command id, lets the scheme serve it, keeps the oracle
   // up to date and checks reads. The operations it caused are in backend().ops() until the next

@@ -39,6 +39,7 @@ bool GarbageCollector::collect_one(uint32_t plane) {
   const uint32_t programmed = m_backend.flash().write_pointer(victim);
   prefetch_mappings(victim);
   for (uint32_t p = 0; p < programmed; ++p) relocate_page(first + p, plane, last_op);
+  m_owner.relocations_done();
 
   // Valid data must be on flash before its old copy is erased.
   const uint32_t closed = m_gc_writer.close_page(plane);

@@ -30,6 +30,9 @@ class MappingOwner {
   // scattered over the whole map, so asking for them all first lets the memory system fetch many
   // at once instead of one miss after another.
   virtual void prefetch(Lun /*lun*/) const {}
+  // GC has moved every valid unit of one victim (called before the victim is erased). A scheme
+  // that maps runs of units can gather relocate() calls and apply them here as runs.
+  virtual void relocations_done() {}
 };
 
 class GarbageCollector final : public UnitWriter::SpaceListener {

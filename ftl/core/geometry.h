@@ -44,6 +44,11 @@ struct Geometry {
   PageId page_of_slot(SlotId s) const { return s / units_per_page; }
   uint32_t unit_in_page(SlotId s) const { return s % units_per_page; }
   SlotId first_slot(PageId p) const { return p * units_per_page; }
+  // The k-th plane (k < planes()) of the write stripe: die-major over the channels first, then
+  // the planes of each die, so consecutive k land on different channels and dies.
+  uint32_t plane_in_stripe_order(uint32_t k) const {
+    return (k % dies()) * planes_per_die + k / dies();
+  }
 };
 
 }  // namespace ssd::ftl

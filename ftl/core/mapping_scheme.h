@@ -19,6 +19,13 @@
 
 namespace ssd::ftl {
 
+// One scheme-specific figure of the report: a count, or a mean (`whole` = false).
+struct MappingFigure {
+  std::string name;
+  double value = 0.0;
+  bool whole = true;
+};
+
 class MappingScheme {
  public:
   virtual ~MappingScheme() = default;
@@ -37,6 +44,9 @@ class MappingScheme {
   virtual uint64_t mapping_memory_bytes() const = 0;
   // Hit ratio of the mapping cache, for schemes that cache translations.
   virtual std::optional<double> cache_hit_ratio() const { return std::nullopt; }
+  // Figures only this scheme has (report.json "mapping.<name>", docs/report.md), in a fixed
+  // order so reports stay byte-for-byte deterministic.
+  virtual std::vector<MappingFigure> mapping_figures() const { return {}; }
 };
 
 // What a scheme is built from.

@@ -17,10 +17,7 @@ UnitWriter::UnitWriter(FlashBackend& backend, BlockManager& blocks, OpClass op_c
 }
 
 SlotId UnitWriter::append(Lun lun, Token token, uint32_t after) {
-  // Stripe order: die-major over the channels first, then the planes of each die.
-  const uint32_t dies = m_geometry.dies();
-  const uint32_t k = m_stripe_cursor;
-  const uint32_t plane = (k % dies) * m_geometry.planes_per_die + k / dies;
+  const uint32_t plane = m_geometry.plane_in_stripe_order(m_stripe_cursor);
   const SlotId slot = append_on_plane(plane, lun, token, after);
   if (m_open[plane].page == kNone) {  // the page was programmed: next page on the next plane
     m_stripe_cursor = (m_stripe_cursor + 1) % m_geometry.planes();

@@ -36,10 +36,8 @@ uint32_t BlockScheme::units_in(uint32_t lbn) const {
 }
 
 uint32_t BlockScheme::home_plane(uint32_t lbn) const {
-  // Die-major over the channels first, then the planes of each die (as UnitWriter stripes).
-  const uint32_t dies = m_geometry.dies();
-  const uint32_t k = lbn % m_geometry.planes();
-  return (k % dies) * m_geometry.planes_per_die + k / dies;
+  // In the order UnitWriter stripes pages.
+  return m_geometry.plane_in_stripe_order(lbn % m_geometry.planes());
 }
 
 void BlockScheme::read(const HostCommand& command) {

@@ -1,18 +1,10 @@
 #include "ftl/page/page_mapping.h"
 
 #include "ftl/core/content_token.h"
+#include "ftl/core/memory_sizes.h"
 #include "ftl/core/unit_span.h"
 
 namespace ssd::ftl {
-
-namespace {
-// Whole bytes needed to name `values` distinct values.
-uint32_t bytes_to_name(uint64_t values) {
-  uint32_t bytes = 1;
-  while (bytes < 8 && (values >> (8 * bytes)) != 0) ++bytes;
-  return bytes;
-}
-}  // namespace
 
 PageMapping::PageMapping(const SchemeContext& context)
     : m_backend(context.backend),

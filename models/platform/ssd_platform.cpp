@@ -152,6 +152,9 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
 
   r.mapping_memory_bytes = m_device->scheme().mapping_memory_bytes();
   r.mapping_cache_hit_ratio = m_device->scheme().cache_hit_ratio();
+  for (const ftl::MappingFigure& figure : m_device->scheme().mapping_figures()) {
+    r.mapping_figures.push_back({figure.name, figure.value, figure.whole});
+  }
 
   r.dram_read_bytes = m_dram->timing().counters().read_bytes;
   r.dram_write_bytes = m_dram->timing().counters().write_bytes;

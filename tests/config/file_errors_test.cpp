@@ -28,6 +28,16 @@ TEST(FileErrors, NestedTableIsAnUnknownKey) {
               HasSubstr("key 'nand.timing': unknown key"));
 }
 
+TEST(FileErrors, UnknownKeyInAKnownSubTable) {
+  const std::string message = platform_error("[ftl]\nscheme = \"vet\"\n[ftl.vet]\ninsertoin = \"lis\"\n");
+  EXPECT_THAT(message, HasSubstr("FILE:4: key 'ftl.vet.insertoin': unknown key"));
+  EXPECT_THAT(message, HasSubstr("did you mean 'ftl.vet.insertion'"));
+}
+
+TEST(FileErrors, WordOutsideASubTableKeysChoices) {
+  EXPECT_THAT(platform_error("[ftl.vet]\nlayout = \"pp\"\n"), HasSubstr("ftl.vet.layout"));
+}
+
 TEST(FileErrors, TopLevelKeyOutsideSection) {
   EXPECT_THAT(platform_error("channels = 2\n"), HasSubstr("FILE:1: key 'channels': unknown"));
 }

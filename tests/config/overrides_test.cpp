@@ -31,6 +31,14 @@ TEST(Overrides, ApplyAfterFiles) {
   EXPECT_EQ(c.scenario.workload.queue_depth, 16u);
 }
 
+TEST(Overrides, ReachKeysOfSubTablesInFilesAndOnTheCommandLine) {
+  TempToml platform("[ftl]\nscheme = \"vet\"\n[ftl.vet]\ninsertion = \"lis\"\nhash = \"cuckoo\"\n");
+  const LoadedConfig c = load_config(platform.path(), "", {"ftl.vet.layout=pd"});
+  EXPECT_EQ(c.platform.ftl.vet_insertion, "lis");
+  EXPECT_EQ(c.platform.ftl.vet_hash, "cuckoo");
+  EXPECT_EQ(c.platform.ftl.vet_layout, "pd");
+}
+
 TEST(Overrides, LaterOverrideWins) {
   EXPECT_EQ(load_config("", "", {"nand.channels=4", "nand.channels=8"}).platform.nand.channels, 8u);
 }

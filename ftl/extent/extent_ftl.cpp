@@ -1,0 +1,312 @@
+#include "ftl/extent/extent_ftl.h"
+
+#include <algorithm>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+
+#include "config/capacity.h"
+#include "ftl/core/content_token.h"
+#include "ftl/core/unit_span.h"
+#include "ftl/extent/extent_map_factory.h"
+
+namespace ssd::ftl {
+
+ExtentFtl::ExtentFtl(const SchemeContext& context, const std::string& structure)
+    : ExtentFtl(context, make_extent_map(structure, context.platform, context.backend.geometry(),
+                                         context.backend.cpu())) {}
+
+namespace {
+
+uint64_t plane_live_limit(const config::PlatformConfig& platform, const Geometry& g) {
+  const uint64_t slots_per_block = uint64_t(g.pages_per_block) * g.units_per_page;
+  const uint64_t plane_slots = g.blocks_per_plane * slots_per_block;
+  const uint64_t reserve = (config::gc_reserve_blocks_per_plane(platform) + 1) * slots_per_block;
+  const uint64_t fair_share = (g.logical_units + g.planes() - 1) / g.planes();
+  const uint64_t used = reserve + fair_share;
+  const uint64_t headroom = plane_slots > used ? plane_slots - used : 0;
+  return fair_share + headroom / 2;
+}
+
+}  // namespace
+
+ExtentFtl::ExtentFtl(const SchemeContext& context, std::unique_ptr<ExtentMap> map)
+    : m_backend(context.backend),
+      m_geometry(context.backend.geometry()),
+      m_map(std::move(map)),
+      m_store(context.platform, context.backend, *this, m_stats),
+      m_chunk_units(context.platform.ftl.extent_chunk_pages * m_geometry.units_per_page),
+      m_gc_in_runs(context.platform.ftl.extent_gc_relocation != "units"),
+      m_plane_live_limit(plane_live_limit(context.platform, m_geometry)) {}
+
+std::vector<MappingFigure> ExtentFtl::mapping_figures() const {
+  const auto mean = [](uint64_t total, uint64_t count) {
+    return count == 0 ? 0.0 : double(total) / double(count);
+  };
+  return {
+      {"extents", double(m_map->pieces()), true},
+      {"nodes", double(m_map->nodes()), true},
+      {"extents_per_write", mean(m_extents_written, m_timed_writes), false},
+      {"pieces_generated_per_write", mean(m_pieces_generated, m_timed_writes), false},
+      {"pieces_overlapped_per_write", mean(m_pieces_overlapped, m_timed_writes), false},
+      {"pieces_returned_per_read", mean(m_pieces_returned, m_timed_reads), false},
+      {"gc_relocation_runs", double(m_gc_runs), true},
+      {"extents_split_by_gc", double(m_gc_splits), true},
+  };
+}
+
+// --- reads ---
+
+void ExtentFtl::read(const HostCommand& command) {
+  const UnitSpan span =
+      unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  m_found.clear();
+  m_map->lookup(span.first, span.count, m_found);
+  if (m_backend.recording()) {
+    ++m_timed_reads;
+    m_pieces_returned += m_found.size();
+  }
+  Lun next = span.first;
+  size_t i = 0;
+  while (i < m_found.size()) {
+    // Pieces that continue each other (canonical pieces of one extent) read as one run, so that
+    // a page is read once however the map cut the extent.
+    Extent run = m_found[i++];
+    while (i < m_found.size() && m_found[i].lun == run.end() &&
+           m_found[i].slot == run.slot + run.length) {
+      run.length += m_found[i++].length;
+    }
+    for (; next < run.lun; ++next) m_backend.deliver(next, 0);  // never written or trimmed
+    Lun lun = run.lun;
+    while (lun < run.end()) {  // one read per page the run touches
+      const SlotId slot = run.slot_of(lun);
+      const uint32_t in_page = std::min<uint32_t>(
+          run.end() - lun, m_geometry.units_per_page - m_geometry.unit_in_page(slot));
+      m_store.read(slot, in_page, OpClass::kHostRead);
+      for (uint32_t k = 0; k < in_page; ++k) m_backend.deliver(lun + k, m_store.token(slot + k));
+      lun += in_page;
+    }
+    next = run.end();
+  }
+  for (; next < span.first + span.count; ++next) m_backend.deliver(next, 0);
+}
+
+// --- writes ---
+
+void ExtentFtl::write(const HostCommand& command) {
+  const UnitSpan span =
+      unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  if (span.count == 0) return;
+  prepare_partial_units(command);
+  place(command);
+  // Map the runs only now that every unit is placed. GC run by the placement may have moved
+  // old copies of these units; the map holds their current slots, which is what gets freed.
+  uint32_t generated = 0;
+  uint64_t overlapped = 0;
+  for (const Extent& run : m_pending) {
+    generated += map_extent(run, /*free_displaced=*/true);
+    overlapped += m_displaced.size();
+  }
+  if (m_backend.recording()) {
+    ++m_timed_writes;
+    m_extents_written += m_pending.size();
+    m_pieces_generated += generated;
+    m_pieces_overlapped += overlapped;
+  }
+  m_pending.clear();
+}
+
+void ExtentFtl::prepare_partial_units(const HostCommand& command) {
+  const UnitSpan span =
+      unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  const auto prepare = [&](uint32_t index, UnitData& data) {
+    const Lun lun = span.first + index;
+    const uint32_t mask = span.mask_of(index);
+    Token previous = 0;
+    data.after = kNone;
+    if (mask != span.full_mask) {  // read-modify-write of a partial unit
+      const SlotId old = m_map->slot_of(lun);
+      if (old != kNone) {
+        data.after = m_store.read(old, 1, OpClass::kHostWrite);
+        previous = m_store.token(old);
+      }
+    }
+    data.token = written_token(previous, command.id, lun, mask, span.full_mask);
+  };
+  prepare(0, m_head);
+  if (span.count > 1) prepare(span.count - 1, m_tail);
+}
+
+void ExtentFtl::place(const HostCommand& command) {
+  const UnitSpan span =
+      unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  const uint32_t chunk = m_chunk_units == 0 ? span.count : m_chunk_units;
+  m_pending.clear();
+  uint32_t index = 0;
+  while (index < span.count) {
+    const uint32_t end = std::min(span.count, index + chunk);
+    const uint32_t plane = next_plane(end - index);
+    for (; index < end; ++index) {
+      const Lun lun = span.first + index;
+      UnitData data{whole_unit_token(command.id, lun), kNone};
+      if (index == 0) data = m_head;
+      if (index + 1 == span.count && span.count > 1) data = m_tail;
+      add_to_pending(lun, m_store.write_on_plane(plane, lun, data.token, data.after));
+    }
+  }
+}
+
+uint32_t ExtentFtl::next_plane(uint32_t units) {
+  const uint32_t planes = m_geometry.planes();
+  const BlockManager& blocks = m_store.blocks();
+  for (uint32_t skipped = 0; skipped < planes; ++skipped) {
+    const uint32_t k = (m_stripe_cursor + skipped) % planes;
+    const uint32_t plane = m_geometry.plane_in_stripe_order(k);
+    if (blocks.plane_valid_units(plane) + units <= m_plane_live_limit) {
+      m_stripe_cursor = (k + 1) % planes;
+      return plane;
+    }
+  }
+  // Every plane is past its limit (only a nearly full device with huge chunks): keep striping.
+  const uint32_t plane = m_geometry.plane_in_stripe_order(m_stripe_cursor);
+  m_stripe_cursor = (m_stripe_cursor + 1) % planes;
+  return plane;
+}
+
+void ExtentFtl::add_to_pending(Lun lun, SlotId slot) {
+  if (!m_pending.empty()) {
+    Extent& last = m_pending.back();
+    if (last.end() == lun && last.slot + last.length == slot) {
+      ++last.length;
+      return;
+    }
+  }
+  m_pending.push_back({lun, 1, slot});
+}
+
+uint32_t ExtentFtl::map_extent(const Extent& extent, bool free_displaced) {
+  m_displaced.clear();
+  const uint32_t generated = m_map->insert(extent, m_displaced);
+  if (free_displaced) {
+    for (const Extent& old : m_displaced) {
+      for (uint32_t k = 0; k < old.length; ++k) m_store.invalidate(old.slot + k);
+    }
+  }
+  return generated;
+}
+
+void ExtentFtl::trim(const HostCommand& command) {
+  const UnitSpan span =
+      unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  if (span.count == 0) return;
+  // Only units the command covers whole are unmapped (as page mapping does).
+  Lun first = span.first;
+  Lun end = span.first + span.count;
+  if (span.head_mask != span.full_mask) ++first;
+  if (span.count > 1 && span.tail_mask != span.full_mask) --end;
+  if (first >= end) return;
+  m_displaced.clear();
+  m_map->erase(first, end - first, m_displaced);
+  for (const Extent& old : m_displaced) {
+    for (uint32_t k = 0; k < old.length; ++k) m_store.invalidate(old.slot + k);
+  }
+}
+
+void ExtentFtl::flush(const HostCommand& /*command*/) { m_store.flush(); }
+
+// --- GC ---
+
+bool ExtentFtl::pending_holds(Lun lun, SlotId slot) const {
+  // The pending runs cover the write's units in order, without gaps.
+  if (m_pending.empty() || lun < m_pending.front().lun || lun >= m_pending.back().end()) {
+    return false;
+  }
+  const auto after = std::upper_bound(m_pending.begin(), m_pending.end(), lun,
+                                      [](Lun unit, const Extent& run) { return unit < run.lun; });
+  return std::prev(after)->slot_of(lun) == slot;
+}
+
+bool ExtentFtl::maps(Lun lun, SlotId slot) const {
+  // A unit being overwritten has two live copies until the write is mapped: the old one the
+  // map names (GC must keep it: the map still points there) and the new one.
+  if (pending_holds(lun, slot)) return true;
+  return m_map->slot_of(lun) == slot;
+}
+
+void ExtentFtl::move_pending(Lun lun, SlotId from, SlotId to) {
+  for (size_t i = 0; i < m_pending.size(); ++i) {
+    const Extent run = m_pending[i];
+    if (lun < run.lun || lun >= run.end()) continue;
+    if (run.slot_of(lun) != from) throw std::logic_error("GC moved a pending unit it does not hold");
+    // Cut the run around the unit; the unit joins its left neighbour when the move keeps them
+    // contiguous (GC moves a run's units in order, to consecutive slots).
+    std::vector<Extent> parts;
+    if (lun > run.lun) parts.push_back({run.lun, lun - run.lun, run.slot});
+    parts.push_back({lun, 1, to});
+    if (lun + 1 < run.end()) parts.push_back({lun + 1, run.end() - lun - 1, run.slot_of(lun + 1)});
+    m_pending.erase(m_pending.begin() + static_cast<std::ptrdiff_t>(i));
+    m_pending.insert(m_pending.begin() + static_cast<std::ptrdiff_t>(i), parts.begin(), parts.end());
+    const size_t moved = i + (lun > run.lun ? 1 : 0);
+    if (moved > 0) {
+      Extent& left = m_pending[moved - 1];
+      if (left.end() == lun && left.slot + left.length == to) {
+        ++left.length;
+        m_pending.erase(m_pending.begin() + static_cast<std::ptrdiff_t>(moved));
+      }
+    }
+    return;
+  }
+  throw std::logic_error("GC moved a pending unit that is not pending");
+}
+
+void ExtentFtl::relocate(Lun lun, SlotId from, SlotId to) {
+  if (pending_holds(lun, from)) {
+    ++m_pending_moves;
+    move_pending(lun, from, to);
+    return;
+  }
+  if (m_gc_in_runs && m_gc_run.length > 0 && m_gc_run.end() == lun &&
+      m_gc_run.slot + m_gc_run.length == to && m_gc_run_from + m_gc_run.length == from) {
+    ++m_gc_run.length;
+    return;
+  }
+  relocations_done();
+  m_gc_run = {lun, 1, to};
+  m_gc_run_from = from;
+  if (!m_gc_in_runs) relocations_done();
+}
+
+void ExtentFtl::relocations_done() {
+  if (m_gc_run.length == 0) return;
+  const Extent run = m_gc_run;
+  m_gc_run.length = 0;
+  apply_gc_run(run, m_gc_run_from);
+}
+
+void ExtentFtl::apply_gc_run(const Extent& run, SlotId from) {
+  if (m_backend.recording()) {
+    // A statistic, not firmware work: look at the neighbours without charging the CPU.
+    const CpuWork saved = m_backend.cpu();
+    const bool left = run.lun > 0 && from > 0 && m_map->slot_of(run.lun - 1) == from - 1;
+    const bool right = run.end() < m_geometry.logical_units &&
+                       m_map->slot_of(run.end()) == from + run.length;
+    m_backend.cpu() = saved;
+    ++m_gc_runs;
+    m_gc_splits += uint64_t(left) + uint64_t(right);
+  }
+  map_extent(run, /*free_displaced=*/false);
+  // GC moved exactly what the map held for these units.
+  uint32_t displaced_units = 0;
+  for (const Extent& old : m_displaced) {
+    if (old.slot != from + (old.lun - run.lun)) {
+      throw std::logic_error("GC relocation displaced a unit from an unexpected slot");
+    }
+    displaced_units += old.length;
+  }
+  if (displaced_units != run.length) {
+    throw std::logic_error("GC relocation of " + std::to_string(run.length) + " units displaced " +
+                           std::to_string(displaced_units));
+  }
+}
+
+}  // namespace ssd::ftl

@@ -1,0 +1,20 @@
+// Builds the extent-mapping structure a scheme name asks for, with the options of the platform
+// (ftl.vet.*), sized for the device's geometry.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "config/platform_config.h"
+#include "ftl/core/flash_op.h"
+#include "ftl/core/geometry.h"
+#include "ftl/extent/extent_map.h"
+
+namespace ssd::ftl {
+
+// `structure`: "vet" or "emt"; throws std::invalid_argument otherwise.
+std::unique_ptr<ExtentMap> make_extent_map(const std::string& structure,
+                                           const config::PlatformConfig& platform,
+                                           const Geometry& geometry, CpuWork& cpu);
+
+}  // namespace ssd::ftl
