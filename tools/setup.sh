@@ -14,7 +14,8 @@ build_dir=${BUILD_DIR:-$root/build}
 
 # Debian packages the build and tests need (DESIGN.md section 8 and 9).
 packages=(cmake g++ ninja-build pkg-config python3 libsystemc-dev libgtest-dev libgmock-dev
-          libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev zlib1g-dev)
+          libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev zlib1g-dev
+          libbenchmark-dev verilator)
 
 missing=()
 for p in "${packages[@]}"; do
