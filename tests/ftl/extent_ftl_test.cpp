@@ -83,6 +83,18 @@ config::PlatformConfig extent_platform(uint32_t chunk_pages = 4, uint32_t unit_b
   return p;
 }
 
+struct VariantPlatform {
+  static config::PlatformConfig of(const std::string& insertion, const std::string& layout,
+                                   const std::string& hash, uint32_t chunk_pages,
+                                   uint32_t unit_bytes) {
+    config::PlatformConfig p = extent_platform(chunk_pages, unit_bytes);
+    if (!insertion.empty()) p.ftl.vet_insertion = insertion;
+    if (!layout.empty()) p.ftl.vet_layout = layout;
+    if (!hash.empty()) p.ftl.vet_hash = hash;
+    return p;
+  }
+};
+
 class ExtentFtlTest : public ::testing::Test {
  protected:
   void make(const config::PlatformConfig& p, const std::string& structure = "interval") {
@@ -278,9 +290,10 @@ uint64_t run_mixed(FtlDevice& device, uint64_t commands, uint64_t seed,
 
 struct Variant {
   std::string name;
-  std::string structure;
+  std::string structure;  // "interval", "vet" or "emt"
   uint32_t unit_bytes;
   uint32_t chunk_pages;
+  std::string vet_insertion, vet_layout, vet_hash;
   // Whether a write can wrap around every plane (more chunks than planes), so that GC may pick
   // a block the write itself filled before it is mapped.
   bool wraps_planes;
@@ -289,10 +302,14 @@ struct Variant {
 
 class ExtentFtlWorkloads : public ::testing::TestWithParam<Variant> {};
 
+config::PlatformConfig platform_of(const Variant& v) {
+  return VariantPlatform::of(v.vet_insertion, v.vet_layout, v.vet_hash, v.chunk_pages,
+                             v.unit_bytes);
+}
+
 TEST_P(ExtentFtlWorkloads, MillionMixedCommandsOnAFullDevice) {
   const Variant& v = GetParam();
-  FtlDevice device(extent_platform(v.chunk_pages, v.unit_bytes), FtlDeviceOptions{},
-                   scheme_with(v.structure));
+  FtlDevice device(platform_of(v), FtlDeviceOptions{}, scheme_with(v.structure));
   config::PreconditionConfig fill;
   fill.fill_ratio = 1.0;
   fill.overwrite_ratio = 0.5;
@@ -312,8 +329,7 @@ TEST_P(ExtentFtlWorkloads, MillionMixedCommandsOnAFullDevice) {
 
 TEST_P(ExtentFtlWorkloads, MillionSequentialCommandsOnAFullDevice) {
   const Variant& v = GetParam();
-  FtlDevice device(extent_platform(v.chunk_pages, v.unit_bytes), FtlDeviceOptions{},
-                   scheme_with(v.structure));
+  FtlDevice device(platform_of(v), FtlDeviceOptions{}, scheme_with(v.structure));
   config::PreconditionConfig fill;
   fill.fill_ratio = 1.0;
   precondition(device, fill);
@@ -325,9 +341,21 @@ TEST_P(ExtentFtlWorkloads, MillionSequentialCommandsOnAFullDevice) {
 
 INSTANTIATE_TEST_SUITE_P(
     Structures, ExtentFtlWorkloads,
-    ::testing::Values(Variant{"Interval", "interval", 0, 4, true},
-                      Variant{"IntervalTwoUnitsPerPage", "interval", 2048, 4, false},
-                      Variant{"IntervalWholeWrites", "interval", 0, 0, true}),
+    ::testing::Values(
+        Variant{"Interval", "interval", 0, 4, "", "", "", true},
+        Variant{"IntervalTwoUnitsPerPage", "interval", 2048, 4, "", "", "", false},
+        Variant{"IntervalWholeWrites", "interval", 0, 0, "", "", "", true},
+        Variant{"Emt", "emt", 0, 4, "", "", "", true},
+        Variant{"EmtTwoUnitsPerPageWholeWrites", "emt", 2048, 0, "", "", "", true},
+        Variant{"VetLisPdChaining", "vet", 0, 4, "lis", "pd", "chaining", true},
+        Variant{"VetLisPdCuckoo", "vet", 0, 4, "lis", "pd", "cuckoo", true},
+        Variant{"VetLisPfChaining", "vet", 0, 4, "lis", "pf", "chaining", true},
+        Variant{"VetLisPfCuckoo", "vet", 0, 4, "lis", "pf", "cuckoo", true},
+        Variant{"VetBisPdChaining", "vet", 0, 4, "bis", "pd", "chaining", true},
+        Variant{"VetBisPdCuckoo", "vet", 0, 4, "bis", "pd", "cuckoo", true},
+        Variant{"VetBisPfChaining", "vet", 0, 4, "bis", "pf", "chaining", true},
+        Variant{"VetBisPfCuckoo", "vet", 0, 4, "bis", "pf", "cuckoo", true},
+        Variant{"VetTwoUnitsPerPageWholeWrites", "vet", 2048, 0, "bis", "pf", "chaining", true}),
     [](const auto& info) { return info.param.name; });
 
 }  // namespace
