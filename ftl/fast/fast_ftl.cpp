@@ -17,12 +17,21 @@ FastFtl::FastFtl(const SchemeContext& context)
       bytes_to_name(m_geometry.blocks()) + bytes_to_name(m_geometry.pages_per_block + 1);
 }
 
+uint64_t FastFtl::table_bytes(uint64_t logical_units, uint64_t blocks, uint32_t pages_per_block,
+                              uint32_t log_blocks) {
+  const uint64_t logical_blocks = (logical_units + pages_per_block - 1) / pages_per_block;
+  const uint64_t block_bytes = bytes_to_name(blocks);
+  const uint64_t data_entry_bytes = block_bytes + bytes_to_name(uint64_t(pages_per_block) + 1);
+  const uint64_t log_page_bytes = bytes_to_name(logical_units);
+  const uint64_t valid_bitmap_bytes = (logical_units + 7) / 8;
+  return logical_blocks * data_entry_bytes +
+         uint64_t(log_blocks) * (block_bytes + pages_per_block * log_page_bytes) +
+         valid_bitmap_bytes;
+}
+
 uint64_t FastFtl::mapping_memory_bytes() const {
-  const uint64_t block_bytes = bytes_to_name(m_geometry.blocks());
-  const uint64_t log_page_bytes = bytes_to_name(m_geometry.logical_units);
-  return uint64_t(logical_blocks()) * m_entry_bytes +
-         uint64_t(m_log_blocks) * (block_bytes + m_geometry.pages_per_block * log_page_bytes) +
-         valid_bitmap_bytes();
+  return table_bytes(m_geometry.logical_units, m_geometry.blocks(), m_geometry.pages_per_block,
+                     m_log_blocks);
 }
 
 uint32_t FastFtl::blocks_held() const {

@@ -27,6 +27,9 @@ class FastFtl final : public BlockScheme {
 
   // Data-block map, log-block list and the log pages' unit numbers, plus the valid bitmap.
   uint64_t mapping_memory_bytes() const override;
+  // The same for any size: a hybrid mapping table (the extent-mapping paper's "HMT").
+  static uint64_t table_bytes(uint64_t logical_units, uint64_t blocks, uint32_t pages_per_block,
+                              uint32_t log_blocks);
   PageId peek(Lun lun) const override;
   uint32_t blocks_held() const override;
 
