@@ -55,6 +55,7 @@ MappingStream trace_stream(const std::string& path, const std::string& name) {
   Request request;
   while (reader.next(record)) {
     if (record.kind == ftl::CommandKind::kFlush) continue;
+    request.kind = record.kind;
     layout.place(record, request);
     add(stream, request.kind, request.start_sector, request.sector_count);
   }

@@ -102,7 +102,7 @@ std::string value_text(const KeyDef& key) {
 
 const std::vector<std::string_view>& platform_sections() {
   static const std::vector<std::string_view> sections = {
-      "platform", "nand", "ftl", "controller", "dram", "nvram", "host", "sim"};
+      "platform", "nand", "ftl", "controller", "accelerator", "dram", "nvram", "host", "sim"};
   return sections;
 }
 

@@ -44,6 +44,7 @@ struct FtlConfig {
   std::string vet_insertion = "bis";          // ftl.vet.insertion: lis | bis
   std::string vet_layout = "pf";              // ftl.vet.layout: pd | pf
   std::string vet_hash = "chaining";          // ftl.vet.hash: chaining | cuckoo
+  std::string vet_hash_backend = "software";  // ftl.vet.hash_backend: software | accelerator
 };
 
 struct ControllerConfig {
@@ -55,6 +56,16 @@ struct ControllerConfig {
   uint32_t cycles_per_list_step = 8;        // controller.cycles_per_list_step
   uint32_t cycles_per_flash_op = 200;       // controller.cycles_per_flash_op (issue a NAND cmd)
   double cycles_per_dram_byte = 0.0;        // controller.cycles_per_dram_byte (CPU copy cost)
+  // CPU side of one accelerator command: write the command registers, read the answer.
+  uint32_t cycles_per_accelerator_command = 8;  // controller.cycles_per_accelerator_command
+};
+
+// VET's hash-lookup accelerator (rtl/README.md), used when ftl.vet.hash_backend = accelerator.
+struct AcceleratorConfig {
+  double clock_mhz = 400.0;      // accelerator.clock_mhz
+  uint32_t bucket_bits = 13;     // accelerator.bucket_bits (2^bucket_bits buckets)
+  uint32_t ways = 8;             // accelerator.ways (slots per bucket)
+  std::string engine = "model";  // accelerator.engine: model | rtl (the Verilated engine)
 };
 
 // One memory model serves both DRAM and NVRAM (models/memory); only the numbers differ.
@@ -83,6 +94,7 @@ struct PlatformConfig {
   NandConfig nand;
   FtlConfig ftl;
   ControllerConfig controller;
+  AcceleratorConfig accelerator;
   MemoryConfig dram{64ull << 20, 50.0, 50.0, 6400.0, "dram"};
   MemoryConfig nvram{0, 0.0, 0.0, 0.0, "none"};
   HostConfig host;

@@ -60,6 +60,9 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
       {"ftl.vet.layout", &f.vet_layout,
        "VET leaf layout: pointer-dependent (pd) or pointer-free (pf)", std::nullopt, {"pd", "pf"}},
       {"ftl.vet.hash", &f.vet_hash, "VET hash table", std::nullopt, {"chaining", "cuckoo"}},
+      {"ftl.vet.hash_backend", &f.vet_hash_backend,
+       "VET node table in software (ftl.vet.hash) or in the hash-lookup accelerator",
+       std::nullopt, {"software", "accelerator"}},
 
       {"controller.cpu_mhz", &c.cpu_mhz, "FTL processor clock", positive()},
       {"controller.cycles_per_command", &c.cycles_per_command,
@@ -73,6 +76,18 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
        "Cycles to issue one NAND command"},
       {"controller.cycles_per_dram_byte", &c.cycles_per_dram_byte,
        "CPU cycles per byte the firmware copies in DRAM", at_least(0)},
+      {"controller.cycles_per_accelerator_command", &c.cycles_per_accelerator_command,
+       "CPU cycles to issue one accelerator command and read its answer"},
+
+      {"accelerator.clock_mhz", &p.accelerator.clock_mhz, "Hash-lookup accelerator clock",
+       positive()},
+      {"accelerator.bucket_bits", &p.accelerator.bucket_bits,
+       "Accelerator table: 2^bucket_bits buckets", closed(1, 13)},
+      {"accelerator.ways", &p.accelerator.ways, "Accelerator table: slots per bucket",
+       closed(1, 16)},
+      {"accelerator.engine", &p.accelerator.engine,
+       "What answers accelerator commands: the C++ reference model or the Verilated RTL",
+       std::nullopt, {"model", "rtl"}},
 
       {"dram.capacity_bytes", &p.dram.capacity_bytes, "Controller DRAM size", at_least(1)},
       {"dram.read_latency_ns", &p.dram.read_latency_ns, "DRAM read access latency", at_least(0)},

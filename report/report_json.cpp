@@ -83,6 +83,31 @@ json to_json(const RunReport& r, bool include_wall_clock) {
       j["mapping"][figure.name] = figure.value;
     }
   }
+  const RunReport::Controller& c = r.controller;
+  j["controller"] = {{"cpu_cycles", c.cpu_cycles},
+                     {"mapping_cycles", c.mapping_cycles},
+                     {"busy_ns", c.busy_ns},
+                     {"utilisation", r.simulated_ns ? double(c.busy_ns) / r.simulated_ns : 0.0},
+                     {"table_lookups", c.table_lookups},
+                     {"hash_probes", c.hash_probes},
+                     {"tree_nodes", c.tree_nodes},
+                     {"list_steps", c.list_steps}};
+  if (r.accelerator) {
+    const RunReport::Accelerator& a = *r.accelerator;
+    j["accelerator"] = {
+        {"engine", a.engine},
+        {"buckets", a.buckets},
+        {"ways", a.ways},
+        {"clock_mhz", a.clock_mhz},
+        {"commands", a.commands},
+        {"cycles", a.cycles},
+        {"wait_ns", a.wait_ns},
+        {"mean_command_ns", a.commands ? double(a.wait_ns) / a.commands : 0.0},
+        {"entries", a.entries},
+        {"refused_inserts", a.refused_inserts}};
+  } else {
+    j["accelerator"] = nullptr;
+  }
   j["memory"] = {{"dram_read_bytes", r.dram_read_bytes},
                  {"dram_write_bytes", r.dram_write_bytes},
                  {"nvram_read_bytes", r.nvram_read_bytes},

@@ -161,6 +161,22 @@ std::string summary_text(const RunReport& report) {
     }
     out += "\n";
   }
+  const json& cpu = j["controller"];
+  out += fmt::format("controller: {} cycles ({} mapping), busy {:.1f}% of the run; {} hash probes, "
+                     "{} tree nodes, {} table lookups\n",
+                     cpu["cpu_cycles"].get<uint64_t>(), cpu["mapping_cycles"].get<uint64_t>(),
+                     cpu["utilisation"].get<double>() * 100.0, cpu["hash_probes"].get<uint64_t>(),
+                     cpu["tree_nodes"].get<uint64_t>(), cpu["table_lookups"].get<uint64_t>());
+  if (!j["accelerator"].is_null()) {
+    const json& a = j["accelerator"];
+    out += fmt::format("accelerator: {} engine, {} x {} at {:g} MHz; {} commands, {} cycles, "
+                       "{:.1f} ns per command; holds {} nodes, refused {} inserts\n",
+                       a["engine"].get<std::string>(), a["buckets"].get<uint64_t>(),
+                       a["ways"].get<uint64_t>(), a["clock_mhz"].get<double>(),
+                       a["commands"].get<uint64_t>(), a["cycles"].get<uint64_t>(),
+                       a["mean_command_ns"].get<double>(), a["entries"].get<uint64_t>(),
+                       a["refused_inserts"].get<uint64_t>());
+  }
   const json& mem = j["memory"];
   out += fmt::format("memory: DRAM {} read, {} written; NVRAM {} read, {} written\n",
                      human_bytes(mem["dram_read_bytes"].get<uint64_t>()),

@@ -69,6 +69,26 @@ struct RunReport {
   };
   std::vector<MappingFigure> mapping_figures;
 
+  // The FTL processor over the timed run (models/controller/ftl_processor.h).
+  struct Controller {
+    uint64_t cpu_cycles = 0;
+    uint64_t mapping_cycles = 0;  // of which mapping primitives, accelerator commands included
+    uint64_t busy_ns = 0;         // firmware time, accelerator waits included
+    uint64_t table_lookups = 0, hash_probes = 0, tree_nodes = 0, list_steps = 0;
+  } controller;
+  // VET's hash-lookup accelerator; absent (null in report.json) when the platform has none.
+  struct Accelerator {
+    std::string engine;  // "model" or "rtl"
+    uint32_t buckets = 0, ways = 0;
+    double clock_mhz = 0.0;
+    uint64_t commands = 0;
+    uint64_t cycles = 0;   // engine cycles, the commands' latencies summed
+    uint64_t wait_ns = 0;  // the firmware's time waiting for answers
+    uint64_t entries = 0;          // nodes the engine holds at the end
+    uint64_t refused_inserts = 0;  // INSERTs answered OVERFLOW (preconditioning included)
+  };
+  std::optional<Accelerator> accelerator;
+
   // Controller memories.
   uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   uint64_t nvram_read_bytes = 0, nvram_write_bytes = 0;

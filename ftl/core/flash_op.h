@@ -46,8 +46,23 @@ struct CpuWork {
   uint64_t list_steps = 0;
   uint64_t flash_ops = 0;      // NAND commands issued (firmware cost of building each one)
   uint64_t dram_bytes = 0;     // bytes the CPU copied or touched in DRAM
+  // VET's hash-lookup accelerator (ftl/vet/accelerator_table.h): commands the CPU issued and
+  // waited for, and their latencies summed, in accelerator clock cycles.
+  uint64_t accelerator_commands = 0;
+  uint64_t accelerator_cycles = 0;
 
   void clear() { *this = CpuWork{}; }
+  CpuWork& operator+=(const CpuWork& o) {
+    table_lookups += o.table_lookups;
+    hash_probes += o.hash_probes;
+    tree_nodes += o.tree_nodes;
+    list_steps += o.list_steps;
+    flash_ops += o.flash_ops;
+    dram_bytes += o.dram_bytes;
+    accelerator_commands += o.accelerator_commands;
+    accelerator_cycles += o.accelerator_cycles;
+    return *this;
+  }
 };
 
 // The operations of one command; reused from command to command so the hot path never allocates.

@@ -14,7 +14,7 @@ FtlDevice::FtlDevice(const config::PlatformConfig& platform, const FtlDeviceOpti
       m_geometry, scheme_spare_words(platform.ftl.scheme, platform), options.oracle);
   m_flash->set_journal(options.journal);
   m_backend = std::make_unique<FlashBackend>(*m_flash);
-  m_scheme = make(SchemeContext{platform, *m_backend});
+  m_scheme = make(SchemeContext{platform, *m_backend, options.hash_engine});
   if (options.oracle) m_oracle.emplace(m_geometry.logical_units, m_geometry.sectors_per_unit);
 }
 

@@ -21,6 +21,8 @@ namespace ssd::ftl {
 struct FtlDeviceOptions {
   bool oracle = true;    // check every read (stores a token per unit and per slot)
   bool journal = false;  // remember in-flight operations for power-cut undo
+  // Where VET's accelerator commands go (SchemeContext::hash_engine); must outlive the device.
+  rtl::HashEngine* hash_engine = nullptr;
 };
 
 class FtlDevice {

@@ -17,6 +17,10 @@
 #include "ftl/core/ftl_stats.h"
 #include "ftl/core/host_command.h"
 
+namespace ssd::rtl {
+class HashEngine;
+}
+
 namespace ssd::ftl {
 
 // One scheme-specific figure of the report: a count, or a mean (`whole` = false).
@@ -53,6 +57,9 @@ class MappingScheme {
 struct SchemeContext {
   const config::PlatformConfig& platform;
   FlashBackend& backend;
+  // VET with ftl.vet.hash_backend = accelerator sends its commands here (a timed platform's
+  // accelerator target); nullptr: VET builds its own reference model of the engine.
+  rtl::HashEngine* hash_engine = nullptr;
 };
 
 // Registry by name (`--ftl NAME`). Throws std::invalid_argument naming the known schemes when

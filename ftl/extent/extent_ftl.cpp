@@ -14,7 +14,7 @@ namespace ssd::ftl {
 
 ExtentFtl::ExtentFtl(const SchemeContext& context, const std::string& structure)
     : ExtentFtl(context, make_extent_map(structure, context.platform, context.backend.geometry(),
-                                         context.backend.cpu())) {}
+                                         context.backend.cpu(), context.hash_engine)) {}
 
 namespace {
 
@@ -287,9 +287,9 @@ void ExtentFtl::apply_gc_run(const Extent& run, SlotId from) {
   if (m_backend.recording()) {
     // A statistic, not firmware work: look at the neighbours without charging the CPU.
     const CpuWork saved = m_backend.cpu();
-    const bool left = run.lun > 0 && from > 0 && m_map->slot_of(run.lun - 1) == from - 1;
+    const bool left = run.lun > 0 && from > 0 && m_map->inspect_slot_of(run.lun - 1) == from - 1;
     const bool right = run.end() < m_geometry.logical_units &&
-                       m_map->slot_of(run.end()) == from + run.length;
+                       m_map->inspect_slot_of(run.end()) == from + run.length;
     m_backend.cpu() = saved;
     ++m_gc_runs;
     m_gc_splits += uint64_t(left) + uint64_t(right);

@@ -55,6 +55,10 @@ class ExtentMap {
 
   // The slot that holds `lun`, or kNone. Costs what a one-unit lookup costs.
   virtual SlotId slot_of(Lun lun) = 0;
+  // The same answer for a statistic, not for the firmware: the caller puts the CPU counts back.
+  // A map whose lookups do more than count (VET on the accelerator sends timed commands) answers
+  // without doing so.
+  virtual SlotId inspect_slot_of(Lun lun) { return slot_of(lun); }
 
   // Controller memory the structure takes, with the byte layout its documentation states.
   virtual uint64_t memory_bytes() const = 0;

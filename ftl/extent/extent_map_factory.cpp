@@ -9,12 +9,18 @@ namespace ssd::ftl {
 
 namespace {
 
-VetOptions vet_options(const config::FtlConfig& ftl) {
+VetOptions vet_options(const config::PlatformConfig& platform, rtl::HashEngine* engine) {
   // Config validation allows only these words (config/platform_keys.cpp).
+  const config::FtlConfig& ftl = platform.ftl;
   VetOptions options;
   options.insertion = ftl.vet_insertion == "lis" ? VetInsertion::kLis : VetInsertion::kBis;
   options.layout = ftl.vet_layout == "pd" ? VetLayout::kPointerDependent : VetLayout::kPointerFree;
   options.hash = ftl.vet_hash == "cuckoo" ? VetHash::kCuckoo : VetHash::kChaining;
+  if (ftl.vet_hash_backend == "accelerator") {
+    options.backend = VetHashBackend::kAccelerator;
+    options.engine = engine;
+    options.engine_config = {platform.accelerator.bucket_bits, platform.accelerator.ways};
+  }
   return options;
 }
 
@@ -22,9 +28,10 @@ VetOptions vet_options(const config::FtlConfig& ftl) {
 
 std::unique_ptr<ExtentMap> make_extent_map(const std::string& structure,
                                            const config::PlatformConfig& platform,
-                                           const Geometry& geometry, CpuWork& cpu) {
+                                           const Geometry& geometry, CpuWork& cpu,
+                                           rtl::HashEngine* hash_engine) {
   const ExtentSpace space{geometry.logical_units, geometry.slots()};
-  if (structure == "vet") return std::make_unique<VetMap>(space, vet_options(platform.ftl), cpu);
+  if (structure == "vet") return std::make_unique<VetMap>(space, vet_options(platform, hash_engine), cpu);
   if (structure == "emt") return std::make_unique<EmtMap>(space, cpu);
   throw std::invalid_argument("unknown extent-mapping structure '" + structure + "'");
 }

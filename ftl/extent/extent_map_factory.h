@@ -9,12 +9,15 @@
 #include "ftl/core/flash_op.h"
 #include "ftl/core/geometry.h"
 #include "ftl/extent/extent_map.h"
+#include "rtl/model/hash_engine.h"
 
 namespace ssd::ftl {
 
-// `structure`: "vet" or "emt"; throws std::invalid_argument otherwise.
+// `structure`: "vet" or "emt"; throws std::invalid_argument otherwise. `hash_engine`: where VET
+// sends accelerator commands (nullptr: a reference model of platform.accelerator's size).
 std::unique_ptr<ExtentMap> make_extent_map(const std::string& structure,
                                            const config::PlatformConfig& platform,
-                                           const Geometry& geometry, CpuWork& cpu);
+                                           const Geometry& geometry, CpuWork& cpu,
+                                           rtl::HashEngine* hash_engine = nullptr);
 
 }  // namespace ssd::ftl

@@ -4,8 +4,10 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "ftl/vet/accelerator_table.h"
 #include "ftl/vet/chaining_table.h"
 #include "ftl/vet/cuckoo_table.h"
+#include "rtl/model/vet_hash_model.h"
 
 namespace ssd::ftl {
 
@@ -28,7 +30,16 @@ VetMap::VetMap(const ExtentSpace& space, const VetOptions& options, CpuWork& cpu
   if (space.logical_units == 0 || space.logical_units > (uint64_t{1} << 32)) {
     throw std::invalid_argument("VET: logical units must be between 1 and 2^32");
   }
-  if (options.hash == VetHash::kCuckoo) {
+  if (options.backend == VetHashBackend::kAccelerator) {
+    rtl::HashEngine* engine = options.engine;
+    if (engine == nullptr) {
+      m_own_engine = std::make_unique<rtl::HashEngineModel>(options.engine_config);
+      engine = m_own_engine.get();
+    }
+    auto table = std::make_unique<AcceleratorTable>(*engine, cpu);
+    m_accelerator = table.get();
+    m_table = std::move(table);
+  } else if (options.hash == VetHash::kCuckoo) {
     m_table = std::make_unique<CuckooTable>(cpu);
   } else {
     m_table = std::make_unique<ChainingTable>(cpu);
@@ -94,6 +105,11 @@ bool VetMap::probe(uint64_t key, NodeValue& value) {
 //             absent and search the whole run once at [lo, mid - 1], so holes cost no per-unit
 //             probes and no shallower key is probed twice for neighbouring absent keys.
 // For one unit this is exactly the binary search on levels (Fig. 5).
+// With the accelerator, a frame over all depths first asks the engine's multi-level lookup (the
+// same binary search, in one command) for the leaf holding its first unit; when it finds none
+// (a hole, or a node on the path kept in software after a bucket overflowed), the frame is
+// searched probe by probe as above, which also finds where a hole ends; a one-unit frame whose
+// search the engine could do completely (nothing in software) is simply unmapped.
 template <typename OnLeaf>
 void VetMap::search(uint64_t start, uint64_t end, OnLeaf&& on_leaf) {
   m_stack.clear();
@@ -106,6 +122,18 @@ void VetMap::search(uint64_t start, uint64_t end, OnLeaf&& on_leaf) {
       continue;
     }
     if (f.lo > f.hi) continue;  // no leaf can meet this part: it is unmapped
+    if (m_accelerator != nullptr && f.lo == 0 && f.hi == static_cast<int>(m_bits) &&
+        m_trace == nullptr) {
+      const MultiLevelAnswer answer = m_accelerator->multi_level_lookup(f.start, m_bits);
+      if (answer.outcome == MultiLevelAnswer::kLeaf) {
+        const uint64_t leaf_end = vet_key_end(answer.key);
+        if (leaf_end < f.end) m_stack.push_back(Frame{leaf_end, f.end, f.lo, f.hi, false, 0, {}});
+        on_leaf(answer.key, answer.value);
+        continue;
+      }
+      // A one-unit part the engine has searched completely is unmapped.
+      if (answer.outcome == MultiLevelAnswer::kNoLeaf && f.end == f.start + 1) continue;
+    }
     const int mid = (f.lo + f.hi) / 2;
     const uint32_t level = m_bits - static_cast<uint32_t>(mid);
     uint64_t key = vet_key(f.start, level);
@@ -273,6 +301,23 @@ void VetMap::lookup(Lun lun, uint32_t length, std::vector<Extent>& found) {
 // range, without its stack.
 SlotId VetMap::slot_of(Lun lun) {
   check_range(lun, 1);
+  if (m_accelerator != nullptr && m_trace == nullptr) {  // one command first, as in search()
+    const MultiLevelAnswer answer = m_accelerator->multi_level_lookup(lun, m_bits);
+    if (answer.outcome == MultiLevelAnswer::kLeaf) return leaf_extent(answer.value).slot_of(lun);
+    if (answer.outcome == MultiLevelAnswer::kNoLeaf) return kNone;
+  }
+  return binary_search(lun, [&](uint64_t key, NodeValue& value) { return probe(key, value); });
+}
+
+SlotId VetMap::inspect_slot_of(Lun lun) {
+  if (m_accelerator == nullptr) return slot_of(lun);
+  check_range(lun, 1);
+  return binary_search(
+      lun, [&](uint64_t key, NodeValue& value) { return m_accelerator->peek(key, value); });
+}
+
+template <typename Probe>
+SlotId VetMap::binary_search(Lun lun, Probe&& probe) {
   int lo = 0, hi = static_cast<int>(m_bits);
   while (lo <= hi) {
     const int mid = (lo + hi) / 2;

@@ -28,18 +28,30 @@
 #include "ftl/extent/extent_map.h"
 #include "ftl/vet/canonical_extent.h"
 #include "ftl/vet/node_table.h"
+#include "rtl/model/hash_engine.h"
 #include "ftl/vet/vet_memory.h"
 
 namespace ssd::ftl {
 
+class AcceleratorTable;
+
 enum class VetInsertion { kLis, kBis };
 enum class VetLayout { kPointerDependent, kPointerFree };  // PD-VET, PF-VET
 enum class VetHash { kChaining, kCuckoo };
+// Where the node table lives: a software table (`hash`) or the hash-lookup accelerator
+// (accelerator_table.h; rtl/README.md), which also answers one-address searches with its
+// multi-level lookup.
+enum class VetHashBackend { kSoftware, kAccelerator };
 
 struct VetOptions {
   VetInsertion insertion = VetInsertion::kBis;
   VetLayout layout = VetLayout::kPointerFree;
-  VetHash hash = VetHash::kChaining;
+  VetHash hash = VetHash::kChaining;  // software backend only
+  VetHashBackend backend = VetHashBackend::kSoftware;
+  // Accelerator backend: the engine to send commands to (empty; it must outlive the map), or
+  // nullptr for a reference model (rtl/model/) of `engine_config` owned by the map.
+  rtl::HashEngine* engine = nullptr;
+  rtl::HashEngineConfig engine_config{};
 };
 
 enum class VetNodeKind : uint8_t { kInternal, kLeaf };
@@ -61,6 +73,8 @@ class VetMap final : public ExtentMap {
   uint32_t insert(const Extent& extent, std::vector<Extent>& displaced) override;
   void erase(Lun lun, uint32_t length, std::vector<Extent>& displaced) override;
   SlotId slot_of(Lun lun) override;
+  // On the accelerator: the binary search looking at the engine's table without commands.
+  SlotId inspect_slot_of(Lun lun) override;
 
   // Table (with its overhead) + PD records, in the layout of vet_memory.h.
   uint64_t memory_bytes() const override;
@@ -113,6 +127,9 @@ class VetMap final : public ExtentMap {
 
   static bool is_leaf(const NodeValue& v) { return v.w1 != 0; }
   bool probe(uint64_t key, NodeValue& value);
+  // Alg. 2 for one unit (Fig. 5), looking keys up with `probe(key, value)`.
+  template <typename Probe>
+  SlotId binary_search(Lun lun, Probe&& probe);
   template <typename OnLeaf>
   void search(uint64_t start, uint64_t end, OnLeaf&& on_leaf);
   // Deletes every leaf meeting [start, end), appends the parts inside it to `displaced` and
@@ -133,7 +150,9 @@ class VetMap final : public ExtentMap {
   CpuWork& m_cpu;
   uint32_t m_bits;
   VetMemoryLayout m_layout;
+  std::unique_ptr<rtl::HashEngine> m_own_engine;  // accelerator backend without a given engine
   std::unique_ptr<NodeTable> m_table;
+  AcceleratorTable* m_accelerator = nullptr;       // m_table, when it is the accelerator's
   // Marker depths of a leaf at depth d: m_marker_depths[m_marker_begin[d] .. m_marker_begin[d+1]).
   std::vector<uint8_t> m_marker_depths;
   std::vector<uint32_t> m_marker_begin;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/accelerator/accelerator_port.h"
 #include "models/common/host_command_extension.h"
 
 namespace ssd::models {
@@ -17,13 +18,21 @@ CpuCosts CpuCosts::from_config(const config::ControllerConfig& c) {
   costs.per_list_step = c.cycles_per_list_step;
   costs.per_flash_op = c.cycles_per_flash_op;
   costs.per_dram_byte = c.cycles_per_dram_byte;
+  costs.per_accelerator_command = c.cycles_per_accelerator_command;
   return costs;
 }
 
 uint64_t CpuCosts::cycles(const ftl::CpuWork& w) const {
   return per_command + w.table_lookups * per_table_lookup + w.hash_probes * per_hash_probe +
          w.tree_nodes * per_tree_node + w.list_steps * per_list_step + w.flash_ops * per_flash_op +
+         w.accelerator_commands * per_accelerator_command +
          static_cast<uint64_t>(std::llround(double(w.dram_bytes) * per_dram_byte));
+}
+
+uint64_t CpuCosts::mapping_cycles(const ftl::CpuWork& w) const {
+  return w.table_lookups * per_table_lookup + w.hash_probes * per_hash_probe +
+         w.tree_nodes * per_tree_node + w.list_steps * per_list_step +
+         w.accelerator_commands * per_accelerator_command;
 }
 
 FtlProcessor::FtlProcessor(sc_core::sc_module_name name, const config::PlatformConfig& platform,
@@ -82,16 +91,26 @@ void FtlProcessor::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_ti
   const Picoseconds ready = to_ps(sc_core::sc_time_stamp() + delay);
 
   // Functional first: the firmware runs to completion and leaves its operations behind.
+  // Accelerator time from before this command (preconditioning) is not this command's.
+  if (m_accelerator != nullptr) m_accelerator->take_wait_ps();
   extension->mismatches = m_device.run(command);
   ftl::FlashBackend& backend = m_device.backend();
 
-  const uint64_t cycles = m_costs.cycles(backend.cpu_work());
+  // The firmware's time: its cycles, plus the accelerator answers it waited for (each command
+  // depends on the previous answer, so the CPU is held while the engine works).
+  const ftl::CpuWork& work = backend.cpu_work();
+  const uint64_t cycles = m_costs.cycles(work);
+  const Picoseconds accelerator_ps = m_accelerator != nullptr ? m_accelerator->take_wait_ps() : 0;
   const Picoseconds cpu_start = std::max(ready, m_cpu_free_at);
   const auto cpu_ps = static_cast<Picoseconds>(std::llround(double(cycles) * m_costs.ps_per_cycle));
-  const Picoseconds cpu_end = cpu_start + cpu_ps;
+  const Picoseconds cpu_end = cpu_start + cpu_ps + accelerator_ps;
   m_cpu_free_at = cpu_end;
-  m_cpu_busy_total += cpu_ps;
-  m_cpu_cycles_total += cycles;
+  m_totals.busy_ps += cpu_ps + accelerator_ps;
+  m_totals.cycles += cycles;
+  m_totals.mapping_cycles += m_costs.mapping_cycles(work);
+  m_totals.accelerator_wait_ps += accelerator_ps;
+  m_totals.work += work;
+  ++m_totals.commands;
 
   // GC runs in the foreground of the write that needed the space (GC is incremental: one victim
   // per page at most, so that is bounded), at GC priority on the dies: other commands' reads and

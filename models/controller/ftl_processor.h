@@ -30,10 +30,26 @@ struct CpuCosts {
   uint64_t per_command = 0, per_table_lookup = 0, per_hash_probe = 0, per_tree_node = 0,
            per_list_step = 0, per_flash_op = 0;
   double per_dram_byte = 0;
+  uint64_t per_accelerator_command = 0;
 
   static CpuCosts from_config(const config::ControllerConfig& controller);
   uint64_t cycles(const ftl::CpuWork& work) const;
+  // The part of cycles() spent on mapping primitives (table, hash, tree, list, accelerator
+  // commands): what a mapping scheme costs the CPU, beside per-command and flash-op overhead.
+  uint64_t mapping_cycles(const ftl::CpuWork& work) const;
 };
+
+// What the FTL processor did over the host commands it served (not preconditioning).
+struct FirmwareTotals {
+  uint64_t commands = 0;
+  uint64_t cycles = 0;          // CPU cycles
+  uint64_t mapping_cycles = 0;  // of which mapping primitives (CpuCosts::mapping_cycles)
+  Picoseconds busy_ps = 0;      // CPU time, accelerator waits included
+  Picoseconds accelerator_wait_ps = 0;
+  ftl::CpuWork work;            // primitive counts
+};
+
+class AcceleratorPort;
 
 class FtlProcessor : public sc_core::sc_module {
  public:
@@ -46,8 +62,10 @@ class FtlProcessor : public sc_core::sc_module {
                ftl::FtlDevice& device);
   ~FtlProcessor() override;
 
-  uint64_t cpu_busy_ps() const { return m_cpu_busy_total; }
-  uint64_t cpu_cycles() const { return m_cpu_cycles_total; }
+  const FirmwareTotals& totals() const { return m_totals; }
+  // VET's accelerator, when the platform has one: the time its commands took is added to the
+  // firmware's time of the host command that issued them.
+  void attach_accelerator(AcceleratorPort* port) { m_accelerator = port; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
@@ -57,8 +75,8 @@ class FtlProcessor : public sc_core::sc_module {
   CpuCosts m_costs;
   Picoseconds m_cpu_free_at = 0;
   Picoseconds m_all_done_at = 0;  // latest completion of any operation so far (for flushes)
-  uint64_t m_cpu_busy_total = 0;
-  uint64_t m_cpu_cycles_total = 0;
+  FirmwareTotals m_totals;
+  AcceleratorPort* m_accelerator = nullptr;
   std::vector<Picoseconds> m_done;  // per operation of the current command, reused
   tlm::tlm_generic_payload m_op_payload;
   FlashOpExtension m_op_extension;

@@ -43,12 +43,23 @@ HostInterfaceOptions host_options(const config::LoadedConfig& config,
 
 }  // namespace
 
+bool uses_accelerator(const config::PlatformConfig& platform) {
+  return platform.ftl.scheme == "vet" && platform.ftl.vet_hash_backend == "accelerator";
+}
+
 SsdPlatform::SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfig& config,
                          const PlatformRunOptions& options)
     : sc_core::sc_module(name), m_config(config) {
   const auto& platform = m_config.platform;
   ftl::FtlDeviceOptions device_options;
   device_options.oracle = m_config.scenario.run.oracle;
+  if (uses_accelerator(platform)) {
+    m_accelerator = std::make_unique<HashAccelerator>("accelerator", platform.accelerator,
+                                                      options.accelerator_waveform);
+    m_accelerator_port = std::make_unique<AcceleratorPort>("accelerator_port", *m_accelerator);
+    m_accelerator_port->socket.bind(m_accelerator->socket);
+    device_options.hash_engine = m_accelerator_port.get();
+  }
   m_device = std::make_unique<ftl::FtlDevice>(platform, device_options);
   m_source = workload::make_workload_source(
       m_config.scenario.workload, config::logical_capacity_bytes(platform), platform.nand.sector_bytes);
@@ -63,6 +74,7 @@ SsdPlatform::SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfi
   m_processor->nand_socket.bind(m_nand->socket);
   m_processor->dram_socket.bind(m_dram->socket);
   m_processor->nvram_socket.bind(m_nvram->socket);
+  m_processor->attach_accelerator(m_accelerator_port.get());
   tlm_utils::tlm_quantumkeeper::set_global_quantum(
       sc_core::sc_time::from_value(static_cast<uint64_t>(platform.sim.quantum_ns * 1000)));
 }
@@ -154,6 +166,27 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
   r.mapping_cache_hit_ratio = m_device->scheme().cache_hit_ratio();
   for (const ftl::MappingFigure& figure : m_device->scheme().mapping_figures()) {
     r.mapping_figures.push_back({figure.name, figure.value, figure.whole});
+  }
+
+  const FirmwareTotals& firmware = m_processor->totals();
+  r.controller.cpu_cycles = firmware.cycles;
+  r.controller.mapping_cycles = firmware.mapping_cycles;
+  r.controller.busy_ns = firmware.busy_ps / 1000;
+  r.controller.table_lookups = firmware.work.table_lookups;
+  r.controller.hash_probes = firmware.work.hash_probes;
+  r.controller.tree_nodes = firmware.work.tree_nodes;
+  r.controller.list_steps = firmware.work.list_steps;
+  if (m_accelerator) {
+    report::RunReport::Accelerator& a = r.accelerator.emplace();
+    a.engine = m_accelerator->runs_rtl() ? "rtl" : "model";
+    a.buckets = 1u << m_accelerator->engine_config().bucket_bits;
+    a.ways = m_accelerator->engine_config().ways;
+    a.clock_mhz = platform.accelerator.clock_mhz;
+    a.commands = firmware.work.accelerator_commands;
+    a.cycles = firmware.work.accelerator_cycles;
+    a.wait_ns = firmware.accelerator_wait_ps / 1000;
+    a.entries = m_accelerator->entries();
+    a.refused_inserts = m_accelerator->refused_inserts();
   }
 
   r.dram_read_bytes = m_dram->timing().counters().read_bytes;

@@ -14,6 +14,8 @@
 #include "config/config_loader.h"
 #include "ftl/core/ftl_device.h"
 #include "ftl/core/ftl_stats.h"
+#include "models/accelerator/accelerator_port.h"
+#include "models/accelerator/hash_accelerator.h"
 #include "models/controller/ftl_processor.h"
 #include "models/host/host_interface.h"
 #include "models/memory/memory_model.h"
@@ -23,9 +25,13 @@
 
 namespace ssd::models {
 
+// Whether the platform has VET's hash-lookup accelerator (ftl.vet.hash_backend = accelerator).
+bool uses_accelerator(const config::PlatformConfig& platform);
+
 struct PlatformRunOptions {
   bool progress = false;
   std::ostream* request_log = nullptr;
+  std::string accelerator_waveform;  // FST file of the RTL accelerator's signals ("" = none)
 };
 
 class SsdPlatform : public sc_core::sc_module {
@@ -47,6 +53,9 @@ class SsdPlatform : public sc_core::sc_module {
   report::RunReport gather(double wall_s) const;
 
   config::LoadedConfig m_config;
+  // Before the device, which sends VET's commands to the port: destroyed after it.
+  std::unique_ptr<HashAccelerator> m_accelerator;  // only for VET with the accelerator backend
+  std::unique_ptr<AcceleratorPort> m_accelerator_port;
   std::unique_ptr<ftl::FtlDevice> m_device;
   std::unique_ptr<workload::WorkloadSource> m_source;
   std::unique_ptr<NandArray> m_nand;

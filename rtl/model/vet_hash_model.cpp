@@ -244,6 +244,13 @@ uint64_t HashEngineModel::memory_bytes(uint32_t node_bytes) const {
   return m_slots.size() * uint64_t{node_bytes} + (m_slots.size() + 7) / 8;
 }
 
+bool HashEngineModel::peek(uint64_t key, NodeValue& value) const {
+  const uint32_t bucket = bucket_of(key);
+  const Probe p = probe(bucket, key);
+  if (p.hit) value = slot(bucket, p.hit_way).value;
+  return p.hit;
+}
+
 void HashEngineModel::for_each(
     const std::function<void(uint64_t, const NodeValue&)>& visit) const {
   for (const Slot& s : m_slots) {

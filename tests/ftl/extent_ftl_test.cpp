@@ -90,7 +90,15 @@ struct VariantPlatform {
     config::PlatformConfig p = extent_platform(chunk_pages, unit_bytes);
     if (!insertion.empty()) p.ftl.vet_insertion = insertion;
     if (!layout.empty()) p.ftl.vet_layout = layout;
-    if (!hash.empty()) p.ftl.vet_hash = hash;
+    // "accelerator": the node table on the accelerator's reference model, 1024 x 4 slots, so
+    // that with this device's nodes many buckets overflow to software.
+    if (hash == "accelerator") {
+      p.ftl.vet_hash_backend = "accelerator";
+      p.accelerator.bucket_bits = 10;
+      p.accelerator.ways = 4;
+    } else if (!hash.empty()) {
+      p.ftl.vet_hash = hash;
+    }
     return p;
   }
 };
@@ -355,7 +363,9 @@ INSTANTIATE_TEST_SUITE_P(
         Variant{"VetBisPdCuckoo", "vet", 0, 4, "bis", "pd", "cuckoo", true},
         Variant{"VetBisPfChaining", "vet", 0, 4, "bis", "pf", "chaining", true},
         Variant{"VetBisPfCuckoo", "vet", 0, 4, "bis", "pf", "cuckoo", true},
-        Variant{"VetTwoUnitsPerPageWholeWrites", "vet", 2048, 0, "bis", "pf", "chaining", true}),
+        Variant{"VetTwoUnitsPerPageWholeWrites", "vet", 2048, 0, "bis", "pf", "chaining", true},
+        Variant{"VetBisPfAccelerator", "vet", 0, 4, "bis", "pf", "accelerator", true},
+        Variant{"VetLisPdAccelerator", "vet", 0, 4, "lis", "pd", "accelerator", true}),
     [](const auto& info) { return info.param.name; });
 
 }  // namespace

@@ -54,9 +54,30 @@ inline std::vector<VetOptions> all_variants() {
   return out;
 }
 
+// The accelerator backend (ftl/vet/accelerator_table.h) on its reference model, in three sizes:
+// the platform's default, the RTL tests' default, and a 16 x 3 table whose buckets overflow all
+// the time, so that much of the trie lives in the software overflow table.
+inline std::vector<VetOptions> accelerator_variants() {
+  std::vector<VetOptions> out;
+  const auto add = [&](VetInsertion i, VetLayout l, uint32_t bucket_bits, uint32_t ways) {
+    VetOptions o{i, l};
+    o.backend = VetHashBackend::kAccelerator;
+    o.engine_config = {bucket_bits, ways};
+    out.push_back(o);
+  };
+  add(VetInsertion::kBis, VetLayout::kPointerFree, 13, 8);
+  add(VetInsertion::kLis, VetLayout::kPointerFree, 10, 4);
+  add(VetInsertion::kBis, VetLayout::kPointerDependent, 4, 3);
+  return out;
+}
+
 inline std::string variant_name(const VetOptions& o) {
   std::string s = o.insertion == VetInsertion::kLis ? "Lis" : "Bis";
   s += o.layout == VetLayout::kPointerDependent ? "Pd" : "Pf";
+  if (o.backend == VetHashBackend::kAccelerator) {
+    return s + "Accelerator" + std::to_string(1u << o.engine_config.bucket_bits) + "x" +
+           std::to_string(o.engine_config.ways);
+  }
   s += o.hash == VetHash::kChaining ? "Chaining" : "Cuckoo";
   return s;
 }

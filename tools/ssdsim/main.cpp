@@ -38,6 +38,7 @@ struct RunArguments {
   std::vector<std::string> sets;
   std::string out;
   bool quiet = false;
+  std::string waveform;  // FST of the RTL accelerator's signals
   // Trace replay sugar for --set workload.*.
   std::string trace;
   std::string trace_format;
@@ -87,6 +88,24 @@ std::string unknown_scheme(const ssd::config::LoadedConfig& config) {
          " / --set: key 'ftl.scheme': unknown scheme '" + scheme + "' (known: " + known + ")";
 }
 
+// "" when the accelerator settings can run in this build; --waveform needs the RTL in the loop.
+std::string accelerator_problem(const ssd::config::LoadedConfig& config, const RunArguments& args) {
+  const std::string where =
+      (config.platform_path.empty() ? std::string("defaults") : config.platform_path) + " / --set: ";
+  const bool accelerated = ssd::models::uses_accelerator(config.platform);
+  if (accelerated) {
+    if (std::string problem = ssd::models::accelerator_problem(config.platform.accelerator);
+        !problem.empty()) {
+      return where + problem;
+    }
+  }
+  if (!args.waveform.empty() && (!accelerated || config.platform.accelerator.engine != "rtl")) {
+    return "--waveform: waveforms come from the RTL accelerator; set --ftl vet, "
+           "ftl.vet.hash_backend=accelerator and accelerator.engine=rtl";
+  }
+  return "";
+}
+
 int run_simulation(const RunArguments& args) {
   std::vector<std::string> overrides = trace_overrides(args);
   overrides.insert(overrides.end(), args.sets.begin(), args.sets.end());
@@ -101,6 +120,10 @@ int run_simulation(const RunArguments& args) {
     return kExitBadInput;
   }
   if (const std::string problem = unknown_scheme(config); !problem.empty()) {
+    std::cerr << "ssdsim: " << problem << '\n';
+    return kExitBadInput;
+  }
+  if (const std::string problem = accelerator_problem(config, args); !problem.empty()) {
     std::cerr << "ssdsim: " << problem << '\n';
     return kExitBadInput;
   }
@@ -123,6 +146,7 @@ int run_simulation(const RunArguments& args) {
   try {
     ssd::models::PlatformRunOptions options;
     options.progress = config.scenario.run.progress && !args.quiet;
+    options.accelerator_waveform = args.waveform;
     if (config.scenario.run.request_log) {
       fs::create_directories(out_dir);
       request_log = std::make_unique<std::ofstream>(log_tmp);
@@ -167,6 +191,8 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--set", args.sets, "override a key: section.key=value (repeatable)");
   run->add_option("--out", args.out, "output folder (default: results/<timestamp>)");
   run->add_flag("--quiet", args.quiet, "print only the report path");
+  run->add_option("--waveform", args.waveform,
+                  "write the RTL accelerator's signals to this FST file (accelerator.engine=rtl)");
   run->add_option("--trace", args.trace,
                   "replay this trace file, open loop at trace time (docs/traces.md)");
   run->add_option("--trace-format", args.trace_format,

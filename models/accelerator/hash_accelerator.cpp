@@ -1,0 +1,84 @@
+#include "models/accelerator/hash_accelerator.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "rtl/model/vet_hash_model.h"
+#if SSD_HAVE_RTL
+#include "rtl/verilated_hash_engine.h"
+#endif
+
+namespace ssd::models {
+
+namespace {
+
+rtl::HashEngineConfig engine_size(const config::AcceleratorConfig& c) {
+  return rtl::HashEngineConfig{c.bucket_bits, c.ways};
+}
+
+}  // namespace
+
+std::string accelerator_problem(const config::AcceleratorConfig& accelerator) {
+  if (accelerator.engine != "rtl") return "";
+#if SSD_HAVE_RTL
+  for (const rtl::HashEngineConfig& c : rtl::verilated_configs()) {
+    if (c.bucket_bits == accelerator.bucket_bits && c.ways == accelerator.ways) return "";
+  }
+  std::string built;
+  for (const rtl::HashEngineConfig& c : rtl::verilated_configs()) {
+    built += (built.empty() ? "" : ", ") + std::to_string(c.bucket_bits) + " x " +
+             std::to_string(c.ways);
+  }
+  return "key 'accelerator.engine': 'rtl' needs a Verilated engine of accelerator.bucket_bits x "
+         "accelerator.ways = " + std::to_string(accelerator.bucket_bits) + " x " +
+         std::to_string(accelerator.ways) + "; this build has " + built;
+#else
+  return "key 'accelerator.engine': 'rtl' needs the RTL, and this build has none (configure "
+         "with -DSSD_BUILD_RTL=ON; needs Verilator)";
+#endif
+}
+
+HashAccelerator::HashAccelerator(sc_core::sc_module_name name,
+                                 const config::AcceleratorConfig& config,
+                                 [[maybe_unused]] const std::string& waveform)
+    : sc_core::sc_module(name),
+      socket("socket"),
+      m_period_ps(static_cast<Picoseconds>(std::llround(1e6 / config.clock_mhz))) {
+  if (const std::string problem = accelerator_problem(config); !problem.empty()) {
+    throw std::invalid_argument(problem);
+  }
+#if SSD_HAVE_RTL
+  if (config.engine == "rtl") {
+    m_engine = rtl::make_verilated_hash_engine(engine_size(config), waveform);
+    m_runs_rtl = true;
+  }
+#endif
+  if (!m_engine) m_engine = std::make_unique<rtl::HashEngineModel>(engine_size(config));
+  socket.register_b_transport(this, &HashAccelerator::b_transport);
+}
+
+HashAccelerator::~HashAccelerator() = default;
+
+void HashAccelerator::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+  HashCommandExtension* extension = nullptr;
+  payload.get_extension(extension);
+  if (extension == nullptr || extension->command == nullptr) {
+    payload.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  const rtl::HashResponse& r = extension->response = m_engine->execute(*extension->command);
+  const auto op = static_cast<rtl::HashOp>(extension->command->op & 7u);
+  if (r.status == rtl::HashStatus::kOverflow) ++m_refused_inserts;
+  if (op == rtl::HashOp::kInsert && r.status == rtl::HashStatus::kDone) ++m_entries;
+  if (op == rtl::HashOp::kDelete && r.status == rtl::HashStatus::kHit) --m_entries;
+  if (op == rtl::HashOp::kClear) m_entries = 0;
+  const uint64_t cycles = r.latency_cycles;
+  ++m_commands;
+  m_busy_cycles += cycles;
+  const Picoseconds busy = static_cast<Picoseconds>(cycles) * m_period_ps;
+  m_busy_ps += busy;
+  delay += to_sc_time(busy);
+  payload.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+}  // namespace ssd::models
