@@ -6,7 +6,7 @@
 //
 //   build/bench/mapping-benchmark --benchmark_min_time=0.2
 //   build/bench/mapping-benchmark --benchmark_filter='tpcc/vet'
-// docs/performance.md records a run (bench/run-mapping-benchmark).
+// docs/performance.md records a run (`bench/run-extent-mapping microbench`).
 #include <benchmark/benchmark.h>
 
 #include <memory>
