@@ -181,12 +181,10 @@ int main(int argc, char** argv) {
                 "| one-key command (ns) | MLOOKUP found the leaf |\n");
     std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const std::string& t : traces) {
-      const size_t eq = t.find('=');
-      const std::string path = t.substr(0, eq);
-      const std::string name =
-          eq == std::string::npos ? path.substr(path.find_last_of('/') + 1) : t.substr(eq + 1);
-      if (!replay(trace_stream(path, name), size, prices)) {
-        std::cerr << "accelerator-latency: " << name << ": the two maps answered differently\n";
+      const MappingStream stream = trace_stream_argument(t);
+      if (!replay(stream, size, prices)) {
+        std::cerr << "accelerator-latency: " << stream.name
+                  << ": the two maps answered differently\n";
         return 2;
       }
     }

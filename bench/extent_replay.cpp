@@ -150,12 +150,7 @@ int main(int argc, char** argv) {
   }
   try {
     std::vector<MappingStream> streams;
-    for (const std::string& t : traces) {
-      const size_t eq = t.find('=');
-      const std::string path = t.substr(0, eq);
-      std::string name = eq == std::string::npos ? path.substr(path.find_last_of('/') + 1) : t.substr(eq + 1);
-      streams.push_back(trace_stream(path, name));
-    }
+    for (const std::string& t : traces) streams.push_back(trace_stream_argument(t));
     for (const std::string& gib : split(spew_gib)) {
       streams.push_back(scenario_stream("spew-" + gib + "GiB",
                                         std::string(SSD_SOURCE_DIR) + "/scenarios/spew.toml",

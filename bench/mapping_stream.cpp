@@ -62,6 +62,14 @@ MappingStream trace_stream(const std::string& path, const std::string& name) {
   return stream;
 }
 
+MappingStream trace_stream_argument(const std::string& argument) {
+  const size_t eq = argument.find('=');
+  const std::string path = argument.substr(0, eq);
+  const std::string name = eq == std::string::npos ? path.substr(path.find_last_of('/') + 1)
+                                                   : argument.substr(eq + 1);
+  return trace_stream(path, name);
+}
+
 MappingStream synthetic_stream(const std::string& name, const config::WorkloadConfig& workload,
                                uint64_t address_bytes) {
   workload::SyntheticGenerator generator(workload, address_bytes, kSectorBytes);

@@ -33,6 +33,8 @@ struct MappingStream {
 // Every read, write and trim of a trace file (any format ssdsim reads; flushes are dropped).
 // Throws workload::TraceError for a bad file or line.
 MappingStream trace_stream(const std::string& path, const std::string& name);
+// The same for a command-line argument "FILE" or "FILE=NAME" (NAME defaults to the file's name).
+MappingStream trace_stream_argument(const std::string& argument);
 
 // What the synthetic generator issues for `workload` over an address space of `address_bytes`.
 MappingStream synthetic_stream(const std::string& name, const config::WorkloadConfig& workload,

@@ -364,19 +364,22 @@ void VetMap::erase(Lun lun, uint32_t length, std::vector<Extent>& displaced) {
 
 // --- for tests ---
 
+VetNode VetMap::node_of(uint64_t key, const NodeValue& v) const {
+  VetNode n;
+  n.key = key;
+  if (is_leaf(v)) {
+    n.kind = VetNodeKind::kLeaf;
+    n.extent = extent_of(v);
+  } else {
+    n.count = v.w0;
+  }
+  return n;
+}
+
 std::vector<VetNode> VetMap::node_set() const {
   std::vector<VetNode> nodes;
-  m_table->for_each([&](uint64_t key, const NodeValue& v) {
-    VetNode n;
-    n.key = key;
-    if (is_leaf(v)) {
-      n.kind = VetNodeKind::kLeaf;
-      n.extent = extent_of(v);
-    } else {
-      n.count = v.w0;
-    }
-    nodes.push_back(n);
-  });
+  m_table->for_each(
+      [&](uint64_t key, const NodeValue& v) { nodes.push_back(node_of(key, v)); });
   std::sort(nodes.begin(), nodes.end(), [](const VetNode& a, const VetNode& b) {
     const uint64_t sa = vet_key_start(a.key), sb = vet_key_start(b.key);
     if (sa != sb) return sa < sb;
@@ -388,14 +391,7 @@ std::vector<VetNode> VetMap::node_set() const {
 bool VetMap::node(uint64_t key, VetNode& n) {
   NodeValue v;
   if (!m_table->find(key, v)) return false;
-  n = VetNode{};
-  n.key = key;
-  if (is_leaf(v)) {
-    n.kind = VetNodeKind::kLeaf;
-    n.extent = extent_of(v);
-  } else {
-    n.count = v.w0;
-  }
+  n = node_of(key, v);
   return true;
 }
 

@@ -144,6 +144,7 @@ class VetMap final : public ExtentMap {
   void release_record(uint32_t r);
   void check_range(uint64_t lun, uint64_t length) const;
   Extent extent_of(const NodeValue& leaf) const;  // not counted
+  VetNode node_of(uint64_t key, const NodeValue& value) const;  // not counted
 
   ExtentSpace m_space;
   VetOptions m_options;
