@@ -130,14 +130,23 @@ class VerilatedEngine {
   // measured latency (accept to response) and issue interval (accept to the next ready cycle).
   // std::runtime_error when the engine breaks its protocol (two answers, or none in 100 cycles).
   HashResponse run(const HashCommand& c) {
-    CycleView v = cycle(true, c);
-    while (!v.ready) v = cycle(true, c);
+    return run(c, [] {});
+  }
+  // The same, calling `before_cycle()` before every cycle (e.g. to wait for a SystemC clock edge).
+  template <typename BeforeCycle>
+  HashResponse run(const HashCommand& c, BeforeCycle&& before_cycle) {
+    const auto step = [&](bool valid, const HashCommand& command) {
+      before_cycle();
+      return cycle(valid, command);
+    };
+    CycleView v = step(true, c);
+    while (!v.ready) v = step(true, c);
     const uint64_t accepted = m_cycle - 1;
     HashResponse r;
     bool answered = false, ready_again = false;
     uint32_t issue = 0;
     while (!answered || !ready_again) {
-      v = cycle(false, HashCommand{});
+      v = step(false, HashCommand{});
       const uint64_t now = m_cycle - 1;
       if (v.rsp_valid) {
         if (answered) throw std::runtime_error("RTL hash engine: two responses to one command");

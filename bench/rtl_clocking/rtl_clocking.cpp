@@ -298,40 +298,11 @@ SC_MODULE(CcOnScClock) {
     sensitive << clk.pos();
   }
 
-  // VerilatedEngine::run() with a wait for the sc_clock's rising edge before every cycle().
-  ssd::rtl::CycleView cycle(bool valid, const HashCommand& c) {
-    wait();
-    return engine.cycle(valid, c);
-  }
-
+  // VerilatedEngine::run() with a wait for the sc_clock's rising edge before every cycle.
   void drive() {
     got.reserve(cmds->size());
     try {
-      for (const HashCommand& c : *cmds) {
-        ssd::rtl::CycleView v = cycle(true, c);
-        while (!v.ready) v = cycle(true, c);
-        const uint64_t accepted = engine.cycles() - 1;
-        HashResponse r;
-        bool answered = false, ready_again = false;
-        uint32_t issue = 0;
-        while (!answered || !ready_again) {
-          v = cycle(false, HashCommand{});
-          const uint64_t now = engine.cycles() - 1;
-          if (v.rsp_valid) {
-            if (answered) throw std::runtime_error("two responses to one command");
-            r = v.rsp;
-            r.latency_cycles = static_cast<uint32_t>(now - accepted);
-            answered = true;
-          }
-          if (v.ready && !ready_again) {
-            issue = static_cast<uint32_t>(now - accepted);
-            ready_again = true;
-          }
-          if (now - accepted > 100) throw std::runtime_error("no response after 100 cycles");
-        }
-        r.issue_cycles = issue;
-        got.push_back(r);
-      }
+      for (const HashCommand& c : *cmds) got.push_back(engine.run(c, [] { sc_core::wait(); }));
     } catch (const std::exception& e) {
       error = e.what();
     }

@@ -37,22 +37,28 @@ probes_sw=$(field "$work/software/report.json" "r['controller']['hash_probes']")
 probes_hw=$(field "$work/model/report.json" "r['controller']['hash_probes']")
 [ "$probes_hw" -lt "$probes_sw" ]; check "fewer CPU hash probes with the accelerator ($probes_hw < $probes_sw)" $?
 
-# The RTL in the loop, when this build has it.
-"$ssdsim" run --quiet --out "$work/rtl" "${full[@]}" --set ftl.vet.hash_backend=accelerator \
-  --set accelerator.engine=rtl > /dev/null 2> "$work/rtl.err"
+# The RTL in the loop, when this build has it, against the model: a smaller run and engine
+# (1024 x 4, so that nodes overflow to software), which the sanitizer build can afford.
+small=(--ftl vet --set workload.requests=3000 --set ftl.vet.hash_backend=accelerator
+       --set accelerator.bucket_bits=10 --set accelerator.ways=4)
+"$ssdsim" run --quiet --out "$work/rtl" "${small[@]}" --set accelerator.engine=rtl \
+  > /dev/null 2> "$work/rtl.err"
 status=$?
 if [ $status -eq 1 ] && grep -qF "this build has none" "$work/rtl.err"; then
   echo "skip RTL in the loop: this build has no RTL"
 else
   check "RTL engine in the loop passes the oracle" $status
+  "$ssdsim" run --quiet --out "$work/model-small" "${small[@]}" > /dev/null
   strip() { python3 "$here/strip_wall_clock.py" "$1" | grep -v '"engine"'; }
-  strip "$work/model/report.json" > "$work/model.txt"
+  strip "$work/model-small/report.json" > "$work/model.txt"
   strip "$work/rtl/report.json" > "$work/rtl.txt"
   cmp -s "$work/model.txt" "$work/rtl.txt"; check "RTL and reference model give the same report" $?
+  [ "$(field "$work/rtl/report.json" "r['accelerator']['refused_inserts'] > 0")" = True ]
+  check "the small engine refused inserts (overflow to software exercised)" $?
   # Every cycle is dumped: a short run on an empty device.
-  "$ssdsim" run --quiet --out "$work/wave" --ftl vet --set ftl.vet.hash_backend=accelerator \
-    --set accelerator.engine=rtl --set workload.requests=300 --set precondition.fill_ratio=0 \
-    --waveform "$work/run.fst" > /dev/null
+  "$ssdsim" run --quiet --out "$work/wave" "${small[@]}" --set accelerator.engine=rtl \
+    --set workload.requests=300 --set precondition.fill_ratio=0 --waveform "$work/run.fst" \
+    > /dev/null
   check "a run with --waveform passes" $?
   [ -s "$work/run.fst" ]; check "--waveform writes the RTL's signals" $?
 fi
