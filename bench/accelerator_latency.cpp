@@ -89,15 +89,6 @@ double accelerator_ns(const ftl::CpuWork& w, const Prices& p) {
   return cpu * 1e3 / p.cpu_mhz + double(w.accelerator_cycles) * 1e3 / p.accelerator_mhz;
 }
 
-ftl::CpuWork since(const ftl::CpuWork& now, const ftl::CpuWork& before) {
-  ftl::CpuWork d;
-  d.hash_probes = now.hash_probes - before.hash_probes;
-  d.table_lookups = now.table_lookups - before.table_lookups;
-  d.accelerator_commands = now.accelerator_commands - before.accelerator_commands;
-  d.accelerator_cycles = now.accelerator_cycles - before.accelerator_cycles;
-  return d;
-}
-
 // Returns false when the two maps answered a read differently.
 bool replay(const MappingStream& stream, const rtl::HashEngineConfig& size, const Prices& prices) {
   const ftl::ExtentSpace space{stream.units, stream.units};
@@ -122,18 +113,18 @@ bool replay(const MappingStream& stream, const rtl::HashEngineConfig& size, cons
       next_slot += op.length;
       software.insert(extent, a);
       accelerated.insert(extent, b);
-      sw_write.add(software_ns(since(sw_cpu, sw_before), prices));
-      hw_write.add(accelerator_ns(since(hw_cpu, hw_before), prices));
+      sw_write.add(software_ns(sw_cpu - sw_before, prices));
+      hw_write.add(accelerator_ns(hw_cpu - hw_before, prices));
     } else if (op.kind == ftl::CommandKind::kRead) {
       software.lookup(op.lun, op.length, a);
       accelerated.lookup(op.lun, op.length, b);
-      sw_read.add(software_ns(since(sw_cpu, sw_before), prices));
-      hw_read.add(accelerator_ns(since(hw_cpu, hw_before), prices));
+      sw_read.add(software_ns(sw_cpu - sw_before, prices));
+      hw_read.add(accelerator_ns(hw_cpu - hw_before, prices));
       // One address: the read's first unit, the lookup the multi-level command is made for.
       const ftl::CpuWork sw_unit_before = sw_cpu, hw_unit_before = hw_cpu;
       if (software.slot_of(op.lun) != accelerated.slot_of(op.lun)) return false;
-      sw_unit.add(software_ns(since(sw_cpu, sw_unit_before), prices));
-      hw_unit.add(accelerator_ns(since(hw_cpu, hw_unit_before), prices));
+      sw_unit.add(software_ns(sw_cpu - sw_unit_before, prices));
+      hw_unit.add(accelerator_ns(hw_cpu - hw_unit_before, prices));
     } else {
       software.erase(op.lun, op.length, a);
       accelerated.erase(op.lun, op.length, b);

@@ -79,9 +79,7 @@ ReplayResult replay(const MappingStream& stream, const std::string& structure, b
       const std::chrono::duration<double, std::nano> took = Clock::now() - start;
       write_ns += took.count() - overhead_ns;
       r.overlapped += out.size();
-      write_work.hash_probes += cpu.hash_probes - before.hash_probes;
-      write_work.tree_nodes += cpu.tree_nodes - before.tree_nodes;
-      write_work.table_lookups += cpu.table_lookups - before.table_lookups;
+      write_work += cpu - before;
       r.peak_memory_bytes = std::max(r.peak_memory_bytes, map->memory_bytes());
       if (check) reference.insert(extent);
     } else if (op.kind == ftl::CommandKind::kRead) {
@@ -89,9 +87,7 @@ ReplayResult replay(const MappingStream& stream, const std::string& structure, b
       const std::chrono::duration<double, std::nano> took = Clock::now() - start;
       read_ns += took.count() - overhead_ns;
       r.returned += out.size();
-      read_work.hash_probes += cpu.hash_probes - before.hash_probes;
-      read_work.tree_nodes += cpu.tree_nodes - before.tree_nodes;
-      read_work.table_lookups += cpu.table_lookups - before.table_lookups;
+      read_work += cpu - before;
       if (check && testing::merge_runs(out) != reference.lookup(op.lun, op.length)) ++r.mismatches;
     } else {
       map->erase(op.lun, op.length, out);

@@ -63,6 +63,18 @@ struct CpuWork {
     accelerator_cycles += o.accelerator_cycles;
     return *this;
   }
+  // The work done between two readings of the same counters (`later` - `earlier`).
+  friend CpuWork operator-(CpuWork later, const CpuWork& earlier) {
+    later.table_lookups -= earlier.table_lookups;
+    later.hash_probes -= earlier.hash_probes;
+    later.tree_nodes -= earlier.tree_nodes;
+    later.list_steps -= earlier.list_steps;
+    later.flash_ops -= earlier.flash_ops;
+    later.dram_bytes -= earlier.dram_bytes;
+    later.accelerator_commands -= earlier.accelerator_commands;
+    later.accelerator_cycles -= earlier.accelerator_cycles;
+    return later;
+  }
 };
 
 // The operations of one command; reused from command to command so the hot path never allocates.

@@ -240,12 +240,14 @@ void ExtentFtl::move_pending(Lun lun, SlotId from, SlotId to) {
     if (run.slot_of(lun) != from) throw std::logic_error("GC moved a pending unit it does not hold");
     // Cut the run around the unit; the unit joins its left neighbour when the move keeps them
     // contiguous (GC moves a run's units in order, to consecutive slots).
-    std::vector<Extent> parts;
-    if (lun > run.lun) parts.push_back({run.lun, lun - run.lun, run.slot});
-    parts.push_back({lun, 1, to});
-    if (lun + 1 < run.end()) parts.push_back({lun + 1, run.end() - lun - 1, run.slot_of(lun + 1)});
-    m_pending.erase(m_pending.begin() + static_cast<std::ptrdiff_t>(i));
-    m_pending.insert(m_pending.begin() + static_cast<std::ptrdiff_t>(i), parts.begin(), parts.end());
+    Extent parts[3];
+    size_t count = 0;
+    if (lun > run.lun) parts[count++] = {run.lun, lun - run.lun, run.slot};
+    parts[count++] = {lun, 1, to};
+    if (lun + 1 < run.end()) parts[count++] = {lun + 1, run.end() - lun - 1, run.slot_of(lun + 1)};
+    m_pending[i] = parts[0];
+    m_pending.insert(m_pending.begin() + static_cast<std::ptrdiff_t>(i) + 1, parts + 1,
+                     parts + count);
     const size_t moved = i + (lun > run.lun ? 1 : 0);
     if (moved > 0) {
       Extent& left = m_pending[moved - 1];
