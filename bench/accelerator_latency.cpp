@@ -20,7 +20,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bench/mapping_stream.h"
-#include "ftl/vet/vet_map.h"
+#include "ftl/extent/vet/vet_map.h"
 #include "rtl/model/vet_hash_model.h"
 
 namespace ssd::bench {
@@ -32,23 +32,23 @@ struct Prices {
 };
 
 // The reference model, with per-command-kind counts of what it answered.
-class CountingEngine final : public rtl::HashEngine {
+class CountingEngine final : public ftl::HashEngine {
  public:
-  explicit CountingEngine(const rtl::HashEngineConfig& config) : m_model(config) {}
-  rtl::HashResponse execute(const rtl::HashCommand& command) override {
-    const rtl::HashResponse r = m_model.execute(command);
-    if (static_cast<rtl::HashOp>(command.op) == rtl::HashOp::kMultiLookup) {
+  explicit CountingEngine(const ftl::HashEngineConfig& config) : m_model(config) {}
+  ftl::HashResponse execute(const ftl::HashCommand& command) override {
+    const ftl::HashResponse r = m_model.execute(command);
+    if (static_cast<ftl::HashOp>(command.op) == ftl::HashOp::kMultiLookup) {
       ++multi_lookups;
       multi_cycles += r.latency_cycles;
       multi_probes += r.probes;
-      if (r.status == rtl::HashStatus::kHit) ++multi_hits;
+      if (r.status == ftl::HashStatus::kHit) ++multi_hits;
     } else {
       ++single_commands;
       single_cycles += r.latency_cycles;
     }
     return r;
   }
-  const rtl::HashEngineConfig& config() const override { return m_model.config(); }
+  const ftl::HashEngineConfig& config() const override { return m_model.config(); }
   void for_each(const std::function<void(uint64_t, const ftl::NodeValue&)>& visit) const override {
     m_model.for_each(visit);
   }
@@ -90,7 +90,7 @@ double accelerator_ns(const ftl::CpuWork& w, const Prices& p) {
 }
 
 // Returns false when the two maps answered a read differently.
-bool replay(const MappingStream& stream, const rtl::HashEngineConfig& size, const Prices& prices) {
+bool replay(const MappingStream& stream, const ftl::HashEngineConfig& size, const Prices& prices) {
   const ftl::ExtentSpace space{stream.units, stream.units};
   ftl::CpuWork sw_cpu, hw_cpu;
   ftl::VetMap software(space, ftl::VetOptions{}, sw_cpu);
@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
   using namespace ssd::bench;
   CLI::App app{"VET's mapping time with the node table in software and on the accelerator"};
   std::vector<std::string> traces;
-  ssd::rtl::HashEngineConfig size{13, 8};
+  ssd::ftl::HashEngineConfig size{13, 8};
   Prices prices;
   app.add_option("--trace", traces, "trace file, optionally FILE=NAME (repeatable)")->required();
   app.add_option("--bucket-bits", size.bucket_bits, "accelerator table: 2^bits buckets (1..13)");

@@ -21,7 +21,7 @@
 #include "bench/mapping_stream.h"
 #include "bench/mapping_structures.h"
 #include "ftl/fast/fast_ftl.h"
-#include "tests/ftl/reference_extent_map.h"
+#include "tests/ftl/extent/reference_extent_map.h"
 
 namespace ssd::bench {
 namespace {

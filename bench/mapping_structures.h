@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "bench/page_table_map.h"
-#include "ftl/emt/emt_map.h"
-#include "ftl/vet/vet_map.h"
+#include "ftl/extent/emt/emt_map.h"
+#include "ftl/extent/vet/vet_map.h"
 
 namespace ssd::bench {
 

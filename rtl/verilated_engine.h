@@ -1,5 +1,5 @@
 // Drives a Verilated vet_hash_engine (--cc) cycle by cycle from C++, in the reference model's
-// terms (rtl/model/hash_engine.h). Used by the accelerator target (verilated_hash_engine.cpp)
+// terms (ftl/extent/vet/hash_engine.h). Used by the accelerator target (verilated_hash_engine.cpp)
 // and by the RTL tests (tests/rtl/engine_harness.h). rtl/CMakeLists.txt Verilates one C++ class
 // per configuration; VerilatedParams below names each one's parameters.
 //
@@ -23,7 +23,7 @@
 #include "Vvet_hash_engine.h"
 #include "Vvet_hash_engine_platform.h"
 #include "Vvet_hash_engine_small.h"
-#include "rtl/model/hash_engine.h"
+#include "rtl/model/engine_interface.h"
 
 namespace ssd::rtl {
 

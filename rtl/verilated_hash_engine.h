@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "rtl/model/hash_engine.h"
+#include "rtl/model/engine_interface.h"
 
 namespace ssd::rtl {
 

@@ -39,12 +39,12 @@
 
 namespace {
 
-using ssd::rtl::HashCommand;
+using ssd::ftl::HashCommand;
 using ssd::rtl::HashEngineModel;
-using ssd::rtl::HashOp;
-using ssd::rtl::HashResponse;
-using ssd::rtl::HashStatus;
-using ssd::rtl::NodeValue;
+using ssd::ftl::HashOp;
+using ssd::ftl::HashResponse;
+using ssd::ftl::HashStatus;
+using ssd::ftl::NodeValue;
 using Clock = std::chrono::steady_clock;
 
 constexpr uint32_t kBits = 20;  // MLOOKUP universe: 2^20 addresses
@@ -147,7 +147,7 @@ std::vector<HashCommand> make_commands(const Options& o) {
 
 std::string describe(const HashResponse& r) {
   std::ostringstream out;
-  out << ssd::rtl::to_string(r.status) << " key=0x" << std::hex << r.key << " value={0x"
+  out << ssd::ftl::to_string(r.status) << " key=0x" << std::hex << r.key << " value={0x"
       << r.value.w0 << ",0x" << r.value.w1 << ",0x" << r.value.w2 << "}" << std::dec
       << " way=" << r.way << " probes=" << r.probes << " latency=" << r.latency_cycles
       << " issue=" << r.issue_cycles;
@@ -166,7 +166,7 @@ uint64_t compare(const char* name, const std::vector<HashCommand>& cmds,
     if (got[i] == want[i]) continue;
     if (++bad <= 5) {
       std::fprintf(stderr, "%s: command %zu (%s key=0x%llx) RTL %s, model %s\n", name, i,
-                   ssd::rtl::to_string(static_cast<HashOp>(cmds[i].op & 7u)),
+                   ssd::ftl::to_string(static_cast<HashOp>(cmds[i].op & 7u)),
                    static_cast<unsigned long long>(cmds[i].key), describe(got[i]).c_str(),
                    describe(want[i]).c_str());
     }
@@ -331,7 +331,7 @@ int sc_main(int argc, char** argv) {
   uint64_t table_size = 0;
   want.reserve(cmds.size());
   {
-    HashEngineModel model(ssd::rtl::HashEngineConfig{10, 4});
+    HashEngineModel model(ssd::ftl::HashEngineConfig{10, 4});
     const auto t0 = Clock::now();
     for (const HashCommand& c : cmds) want.push_back(model.execute(c));
     rows.push_back({"C++ reference model (no RTL, no clock)", seconds_since(t0), 0, 0, false});
@@ -393,7 +393,7 @@ int sc_main(int argc, char** argv) {
               static_cast<unsigned long long>(opt.seed), opt.keys, kBits);
   std::printf("model answers:");
   for (unsigned s = 0; s < 6; ++s) {
-    std::printf(" %s %llu", ssd::rtl::to_string(static_cast<HashStatus>(s)),
+    std::printf(" %s %llu", ssd::ftl::to_string(static_cast<HashStatus>(s)),
                 static_cast<unsigned long long>(status_counts[s]));
   }
   std::printf("; %llu of 4096 slots full at the end\n\n",

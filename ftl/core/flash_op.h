@@ -46,7 +46,7 @@ struct CpuWork {
   uint64_t list_steps = 0;
   uint64_t flash_ops = 0;      // NAND commands issued (firmware cost of building each one)
   uint64_t dram_bytes = 0;     // bytes the CPU copied or touched in DRAM
-  // VET's hash-lookup accelerator (ftl/vet/accelerator_table.h): commands the CPU issued and
+  // VET's hash-lookup accelerator (ftl/extent/vet/accelerator_table.h): commands the CPU issued and
   // waited for, and their latencies summed, in accelerator clock cycles.
   uint64_t accelerator_commands = 0;
   uint64_t accelerator_cycles = 0;

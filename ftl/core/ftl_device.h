@@ -22,7 +22,7 @@ struct FtlDeviceOptions {
   bool oracle = true;    // check every read (stores a token per unit and per slot)
   bool journal = false;  // remember in-flight operations for power-cut undo
   // Where VET's accelerator commands go (SchemeContext::hash_engine); must outlive the device.
-  rtl::HashEngine* hash_engine = nullptr;
+  HashEngine* hash_engine = nullptr;
 };
 
 class FtlDevice {

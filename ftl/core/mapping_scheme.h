@@ -17,11 +17,9 @@
 #include "ftl/core/ftl_stats.h"
 #include "ftl/core/host_command.h"
 
-namespace ssd::rtl {
-class HashEngine;
-}
-
 namespace ssd::ftl {
+
+class HashEngine;  // ftl/extent/vet/hash_engine.h
 
 // One scheme-specific figure of the report: a count, or a mean (`whole` = false).
 struct MappingFigure {
@@ -59,7 +57,7 @@ struct SchemeContext {
   FlashBackend& backend;
   // VET with ftl.vet.hash_backend = accelerator sends its commands here (a timed platform's
   // accelerator target); nullptr: VET builds its own reference model of the engine.
-  rtl::HashEngine* hash_engine = nullptr;
+  HashEngine* hash_engine = nullptr;
 };
 
 // Registry by name (`--ftl NAME`). Throws std::invalid_argument naming the known schemes when

@@ -1,4 +1,4 @@
-// The interface the extent-mapping structures implement (VET in ftl/vet/, EMT in ftl/emt/;
+// The interface the extent-mapping structures implement (VET in ftl/extent/vet/, EMT in ftl/extent/emt/;
 // shared/papers/vet-emt-extent-mapping.md). An extent maps a run of logical mapping units to a
 // run of physical slots of the same length: unit `lun + i` lives in slot `slot + i`. Stored
 // extents never overlap; mapping a new extent displaces whatever mapped its units before.

@@ -2,14 +2,14 @@
 
 #include <stdexcept>
 
-#include "ftl/emt/emt_map.h"
-#include "ftl/vet/vet_map.h"
+#include "ftl/extent/emt/emt_map.h"
+#include "ftl/extent/vet/vet_map.h"
 
 namespace ssd::ftl {
 
 namespace {
 
-VetOptions vet_options(const config::PlatformConfig& platform, rtl::HashEngine* engine) {
+VetOptions vet_options(const config::PlatformConfig& platform, HashEngine* engine) {
   // Config validation allows only these words (config/platform_keys.cpp).
   const config::FtlConfig& ftl = platform.ftl;
   VetOptions options;
@@ -19,7 +19,6 @@ VetOptions vet_options(const config::PlatformConfig& platform, rtl::HashEngine* 
   if (ftl.vet_hash_backend == "accelerator") {
     options.backend = VetHashBackend::kAccelerator;
     options.engine = engine;
-    options.engine_config = {platform.accelerator.bucket_bits, platform.accelerator.ways};
   }
   return options;
 }
@@ -29,7 +28,7 @@ VetOptions vet_options(const config::PlatformConfig& platform, rtl::HashEngine* 
 std::unique_ptr<ExtentMap> make_extent_map(const std::string& structure,
                                            const config::PlatformConfig& platform,
                                            const Geometry& geometry, CpuWork& cpu,
-                                           rtl::HashEngine* hash_engine) {
+                                           HashEngine* hash_engine) {
   const ExtentSpace space{geometry.logical_units, geometry.slots()};
   if (structure == "vet") return std::make_unique<VetMap>(space, vet_options(platform, hash_engine), cpu);
   if (structure == "emt") return std::make_unique<EmtMap>(space, cpu);

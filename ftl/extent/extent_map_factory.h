@@ -9,7 +9,7 @@
 #include "ftl/core/flash_op.h"
 #include "ftl/core/geometry.h"
 #include "ftl/extent/extent_map.h"
-#include "rtl/model/hash_engine.h"
+#include "ftl/extent/vet/hash_engine.h"
 
 namespace ssd::ftl {
 
@@ -18,6 +18,6 @@ namespace ssd::ftl {
 std::unique_ptr<ExtentMap> make_extent_map(const std::string& structure,
                                            const config::PlatformConfig& platform,
                                            const Geometry& geometry, CpuWork& cpu,
-                                           rtl::HashEngine* hash_engine = nullptr);
+                                           HashEngine* hash_engine = nullptr);
 
 }  // namespace ssd::ftl

@@ -15,7 +15,7 @@ AcceleratorPort::AcceleratorPort(sc_core::sc_module_name name, const HashAcceler
 // The payload would delete its extensions on destruction; ours is a member, not heap-allocated.
 AcceleratorPort::~AcceleratorPort() { m_payload.clear_extension(&m_extension); }
 
-rtl::HashResponse AcceleratorPort::execute(const rtl::HashCommand& command) {
+ftl::HashResponse AcceleratorPort::execute(const ftl::HashCommand& command) {
   m_extension.command = &command;
   m_payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;

@@ -1,4 +1,4 @@
-// The FTL processor's side of the accelerator bus: what VET's node table (ftl/vet/
+// The FTL processor's side of the accelerator bus: what VET's node table (ftl/extent/vet/
 // accelerator_table.h) sends its commands to in a timed run. Each command is one TLM-2.0
 // transaction to the HashAccelerator target; the port adds up the delays the target annotates,
 // and the FTL processor takes that sum after each host command as the time its firmware waited
@@ -11,11 +11,11 @@
 
 #include "models/accelerator/hash_accelerator.h"
 #include "models/common/sim_time.h"
-#include "rtl/model/hash_engine.h"
+#include "ftl/extent/vet/hash_engine.h"
 
 namespace ssd::models {
 
-class AcceleratorPort : public sc_core::sc_module, public rtl::HashEngine {
+class AcceleratorPort : public sc_core::sc_module, public ftl::HashEngine {
  public:
   tlm_utils::simple_initiator_socket<AcceleratorPort> socket;
 
@@ -23,12 +23,12 @@ class AcceleratorPort : public sc_core::sc_module, public rtl::HashEngine {
   AcceleratorPort(sc_core::sc_module_name name, const HashAccelerator& target);
   ~AcceleratorPort() override;
 
-  rtl::HashResponse execute(const rtl::HashCommand& command) override;
-  const rtl::HashEngineConfig& config() const override { return m_target.engine_config(); }
-  void for_each(const std::function<void(uint64_t, const rtl::NodeValue&)>& visit) const override {
+  ftl::HashResponse execute(const ftl::HashCommand& command) override;
+  const ftl::HashEngineConfig& config() const override { return m_target.engine_config(); }
+  void for_each(const std::function<void(uint64_t, const ftl::NodeValue&)>& visit) const override {
     m_target.engine().for_each(visit);
   }
-  bool peek(uint64_t key, rtl::NodeValue& value) const override {
+  bool peek(uint64_t key, ftl::NodeValue& value) const override {
     return m_target.engine().peek(key, value);
   }
 

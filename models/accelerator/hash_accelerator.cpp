@@ -12,8 +12,8 @@ namespace ssd::models {
 
 namespace {
 
-rtl::HashEngineConfig engine_size(const config::AcceleratorConfig& c) {
-  return rtl::HashEngineConfig{c.bucket_bits, c.ways};
+ftl::HashEngineConfig engine_size(const config::AcceleratorConfig& c) {
+  return ftl::HashEngineConfig{c.bucket_bits, c.ways};
 }
 
 }  // namespace
@@ -21,11 +21,11 @@ rtl::HashEngineConfig engine_size(const config::AcceleratorConfig& c) {
 std::string accelerator_problem(const config::AcceleratorConfig& accelerator) {
   if (accelerator.engine != "rtl") return "";
 #if SSD_HAVE_RTL
-  for (const rtl::HashEngineConfig& c : rtl::verilated_configs()) {
+  for (const ftl::HashEngineConfig& c : rtl::verilated_configs()) {
     if (c.bucket_bits == accelerator.bucket_bits && c.ways == accelerator.ways) return "";
   }
   std::string built;
-  for (const rtl::HashEngineConfig& c : rtl::verilated_configs()) {
+  for (const ftl::HashEngineConfig& c : rtl::verilated_configs()) {
     built += (built.empty() ? "" : ", ") + std::to_string(c.bucket_bits) + " x " +
              std::to_string(c.ways);
   }
@@ -66,12 +66,12 @@ void HashAccelerator::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc
     payload.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
-  const rtl::HashResponse& r = extension->response = m_engine->execute(*extension->command);
-  const auto op = static_cast<rtl::HashOp>(extension->command->op & 7u);
-  if (r.status == rtl::HashStatus::kOverflow) ++m_refused_inserts;
-  if (op == rtl::HashOp::kInsert && r.status == rtl::HashStatus::kDone) ++m_entries;
-  if (op == rtl::HashOp::kDelete && r.status == rtl::HashStatus::kHit) --m_entries;
-  if (op == rtl::HashOp::kClear) m_entries = 0;
+  const ftl::HashResponse& r = extension->response = m_engine->execute(*extension->command);
+  const auto op = static_cast<ftl::HashOp>(extension->command->op & 7u);
+  if (r.status == ftl::HashStatus::kOverflow) ++m_refused_inserts;
+  if (op == ftl::HashOp::kInsert && r.status == ftl::HashStatus::kDone) ++m_entries;
+  if (op == ftl::HashOp::kDelete && r.status == ftl::HashStatus::kHit) --m_entries;
+  if (op == ftl::HashOp::kClear) m_entries = 0;
   const uint64_t cycles = r.latency_cycles;
   ++m_commands;
   m_busy_cycles += cycles;

@@ -17,15 +17,15 @@
 
 #include "config/platform_config.h"
 #include "models/common/sim_time.h"
-#include "rtl/model/hash_engine.h"
+#include "ftl/extent/vet/hash_engine.h"
 
 namespace ssd::models {
 
 // Carries one command to the accelerator and its answer back.
 class HashCommandExtension : public tlm::tlm_extension<HashCommandExtension> {
  public:
-  const rtl::HashCommand* command = nullptr;
-  rtl::HashResponse response;
+  const ftl::HashCommand* command = nullptr;
+  ftl::HashResponse response;
 
   tlm::tlm_extension_base* clone() const override { return new HashCommandExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {
@@ -47,8 +47,8 @@ class HashAccelerator : public sc_core::sc_module {
                   const std::string& waveform = "");
   ~HashAccelerator() override;
 
-  const rtl::HashEngineConfig& engine_config() const { return m_engine->config(); }
-  const rtl::HashEngine& engine() const { return *m_engine; }
+  const ftl::HashEngineConfig& engine_config() const { return m_engine->config(); }
+  const ftl::HashEngine& engine() const { return *m_engine; }
   bool runs_rtl() const { return m_runs_rtl; }
 
   uint64_t commands() const { return m_commands; }
@@ -61,7 +61,7 @@ class HashAccelerator : public sc_core::sc_module {
  private:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
 
-  std::unique_ptr<rtl::HashEngine> m_engine;
+  std::unique_ptr<ftl::HashEngine> m_engine;
   bool m_runs_rtl = false;
   Picoseconds m_period_ps;
   uint64_t m_commands = 0;

@@ -1,12 +1,12 @@
 // The C++ reference model of rtl/vet_hash_engine.sv: the same table (2^bucket_bits buckets x ways
-// slots), the same hash and bucket (ftl/vet/vet_hash.h, top bits), the same way choice (the lowest
+// slots), the same hash and bucket (ftl/extent/vet/vet_hash.h, top bits), the same way choice (the lowest
 // free way), the same overflow rule (INSERT of an absent key into a full bucket stores nothing),
 // the same multi-level lookup and probe count, and the RTL's latency in cycles for every command.
 // Plain C++17: no SystemC, no Verilator. It models the answers and cycle counts, not the
 // pipeline's registers; the RTL tests check both against the Verilated engine.
 //
-// The node-table shaped calls (find, insert, update, erase, clear) mirror ftl/vet/node_table.h
-// but return the hardware's answer, overflow included; ftl/vet/accelerator_table.h adapts any
+// The node-table shaped calls (find, insert, update, erase, clear) mirror ftl/extent/vet/node_table.h
+// but return the hardware's answer, overflow included; ftl/extent/vet/accelerator_table.h adapts any
 // HashEngine to the NodeTable VET uses.
 #pragma once
 
@@ -14,7 +14,7 @@
 #include <functional>
 #include <vector>
 
-#include "rtl/model/hash_engine.h"
+#include "rtl/model/engine_interface.h"
 
 namespace ssd::rtl {
 
@@ -30,7 +30,7 @@ class HashEngineModel : public HashEngine {
   // One command, answered as the RTL answers it when the commands are executed in order.
   HashResponse execute(const HashCommand& command) override;
 
-  // --- node-table shaped calls (ftl/vet/node_table.h), returning the hardware's status ---
+  // --- node-table shaped calls (ftl/extent/vet/node_table.h), returning the hardware's status ---
   // kHit (value set) or kMiss.
   HashStatus find(uint64_t key, NodeValue& value);
   // kDone (stored in a free way), kHit (was present: value replaced) or kOverflow.

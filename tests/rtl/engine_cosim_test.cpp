@@ -19,7 +19,7 @@
 
 #include <gtest/gtest.h>
 
-#include "ftl/vet/canonical_extent.h"
+#include "ftl/extent/vet/canonical_extent.h"
 #include "tests/rtl/engine_harness.h"
 
 namespace ssd::rtl::test {

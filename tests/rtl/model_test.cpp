@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "ftl/vet/canonical_extent.h"
-#include "ftl/vet/vet_hash.h"
+#include "ftl/extent/vet/canonical_extent.h"
+#include "ftl/extent/vet/vet_hash.h"
 #include "rtl/model/vet_hash_model.h"
 
 namespace ssd::rtl {

@@ -1,0 +1,234 @@
+// The red-black tree under EMT on its own: a million random operations against std::map with the
+// red-black rules and the height bound checked periodically, node indices staying put across
+// deletions, and the node-visit counting rule of docs/emt.md on small trees worked by hand and
+// in closed form on large ones.
+#include "ftl/extent/emt/extent_tree.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <map>
+#include <stdexcept>
+
+#include "ftl/core/random.h"
+
+namespace ssd::ftl {
+namespace {
+
+constexpr uint32_t kNil = ExtentTree::kNil;
+
+// Nodes above `n` (0 for the root). Reads links directly: not counted.
+uint32_t depth(const ExtentTree& t, uint32_t n) {
+  uint32_t d = 0;
+  while (t.parent(n) != kNil) {
+    n = t.parent(n);
+    ++d;
+  }
+  return d;
+}
+
+double rb_height_bound(uint32_t n) { return 2.0 * std::log2(double(n) + 1.0); }
+
+TEST(ExtentTree, EmptyTreeAnswersNothingAndCountsNothing) {
+  CpuWork cpu;
+  ExtentTree t(cpu);
+  EXPECT_EQ(t.find(5), kNil);
+  EXPECT_EQ(t.bracket(5).at_or_below, kNil);
+  EXPECT_EQ(t.bracket(5).above, kNil);
+  EXPECT_EQ(t.first(), kNil);
+  EXPECT_EQ(t.last(), kNil);
+  EXPECT_EQ(t.size(), 0u);
+  EXPECT_EQ(t.height(), 0u);
+  EXPECT_EQ(t.check(), "");
+  EXPECT_EQ(cpu.tree_nodes, 0u);
+}
+
+TEST(ExtentTree, DuplicateStartIsRefused) {
+  CpuWork cpu;
+  ExtentTree t(cpu);
+  t.insert(10, 1, 0);
+  EXPECT_THROW(t.insert(10, 2, 5), std::logic_error);
+  EXPECT_EQ(t.size(), 1u);
+  EXPECT_EQ(t.check(), "");
+}
+
+// Inserting 1, 2, 3 and erasing 2, counted by hand against the rule in docs/emt.md.
+TEST(ExtentTree, CountsVisitsByTheDocumentedRule) {
+  CpuWork cpu;
+  ExtentTree t(cpu);
+  t.insert(1, 1, 0);  // new node only
+  EXPECT_EQ(cpu.tree_nodes, 1u);
+  t.insert(2, 1, 0);  // compares 1, new node; parent black: no fix-up
+  EXPECT_EQ(cpu.tree_nodes, 3u);
+  // Compares 1 and 2, new node; fix-up: uncle is nil (not counted), one left rotation at 1 that
+  // hands across nothing.
+  t.insert(3, 1, 0);
+  EXPECT_EQ(cpu.tree_nodes, 6u);
+  ASSERT_EQ(t.start(t.root()), 2u);
+  EXPECT_EQ(t.check(), "");
+
+  cpu.clear();
+  EXPECT_EQ(t.find(3), t.right(t.root()));  // 2, 3
+  EXPECT_EQ(cpu.tree_nodes, 2u);
+  cpu.clear();
+  const ExtentTree::Bracket b = t.bracket(2);  // 2, 3 (a key + 0.001 search goes on to a leaf)
+  EXPECT_EQ(t.start(b.at_or_below), 2u);
+  EXPECT_EQ(t.start(b.above), 3u);
+  EXPECT_EQ(cpu.tree_nodes, 2u);
+
+  // Erase the root 2 (children 1 and 3, both red): no parent; the successor 3 is its right child
+  // (1); 3 has no right child; 1's parent link is rewritten (1). The removed colour (3's) is red:
+  // no fix-up.
+  const uint32_t three = t.find(3);
+  cpu.clear();
+  t.erase(t.root());
+  EXPECT_EQ(cpu.tree_nodes, 2u);
+  EXPECT_EQ(t.size(), 2u);
+  EXPECT_EQ(t.root(), three);  // node 3 moved into the root's place and kept its index
+  EXPECT_EQ(t.check(), "");
+  // find: 3, 1 (2); erase: its parent 3 (1); a red leaf has no child to move and needs no fix-up.
+  cpu.clear();
+  t.erase(t.find(1));
+  EXPECT_EQ(cpu.tree_nodes, 3u);
+  EXPECT_EQ(t.check(), "");
+}
+
+// Successor and predecessor count exactly the nodes they move through: down the left spine of
+// the right subtree, or up to the first ancestor reached from its left; both are |depth change|
+// (or the depth when walking off the root).
+TEST(ExtentTree, NeighbourStepsCountTheNodesMovedThrough) {
+  CpuWork cpu;
+  ExtentTree t(cpu);
+  Random rng(7);
+  while (t.size() < 5000) {
+    const Lun k = static_cast<Lun>(rng.below(1u << 20));
+    if (t.bracket(k).at_or_below == kNil || t.start(t.bracket(k).at_or_below) != k) {
+      t.insert(k, 1, 0);
+    }
+  }
+  for (int i = 0; i < 20000; ++i) {
+    const uint32_t n = t.bracket(static_cast<Lun>(rng.below(1u << 20))).at_or_below;
+    if (n == kNil) continue;
+    cpu.clear();
+    const uint32_t s = t.successor(n);
+    const uint64_t succ_visits = cpu.tree_nodes;
+    cpu.clear();
+    const uint32_t p = t.predecessor(n);
+    const uint64_t pred_visits = cpu.tree_nodes;
+    const auto expect = [&](uint32_t to) -> uint64_t {
+      if (to == kNil) return depth(t, n);
+      const uint32_t a = depth(t, n), b = depth(t, to);
+      return a > b ? a - b : b - a;
+    };
+    ASSERT_EQ(succ_visits, expect(s));
+    ASSERT_EQ(pred_visits, expect(p));
+    // A search for key + 0.001 ends below whichever of its two answers is deeper.
+    const Lun key = t.start(n);
+    cpu.clear();
+    const ExtentTree::Bracket b = t.bracket(key);
+    ASSERT_EQ(b.at_or_below, n);
+    ASSERT_EQ(b.above, s);
+    const uint32_t deepest =
+        std::max(depth(t, n), s == kNil ? 0u : depth(t, s));
+    ASSERT_EQ(cpu.tree_nodes, deepest + 1);
+    cpu.clear();
+    ASSERT_EQ(t.find(key), n);
+    ASSERT_EQ(cpu.tree_nodes, depth(t, n) + 1);
+  }
+}
+
+// A million random operations on a key space small enough that inserts and erases balance out
+// around 20,000 nodes, checked against std::map (key -> node index: indices must stay put).
+TEST(ExtentTree, MillionRandomOperationsMatchStdMap) {
+  CpuWork cpu;
+  ExtentTree t(cpu);
+  std::map<Lun, uint32_t> ref;
+  Random rng(20240611);
+  constexpr uint32_t kKeys = 1u << 17;
+  constexpr int kOps = 1000000;
+  uint32_t max_size = 0;
+  for (int op = 0; op < kOps; ++op) {
+    const Lun key = static_cast<Lun>(rng.below(kKeys));
+    const uint32_t what = static_cast<uint32_t>(rng.below(100));
+    if (what < 30) {  // insert
+      if (ref.count(key)) continue;
+      const uint32_t n = t.insert(key, key % 97 + 1, key ^ 0x5555u);
+      ref.emplace(key, n);
+    } else if (what < 55) {  // erase a present key (or miss)
+      auto it = ref.lower_bound(key);
+      if (it == ref.end()) continue;
+      const uint32_t n = t.find(it->first);
+      ASSERT_EQ(n, it->second);
+      t.erase(n);
+      ref.erase(it);
+    } else if (what < 70) {  // search
+      const uint32_t n = t.find(key);
+      auto it = ref.find(key);
+      ASSERT_EQ(n, it == ref.end() ? kNil : it->second);
+    } else if (what < 90) {  // predecessor(key + 0.001) and the next node
+      const ExtentTree::Bracket b = t.bracket(key);
+      auto above = ref.upper_bound(key);
+      ASSERT_EQ(b.above, above == ref.end() ? kNil : above->second);
+      ASSERT_EQ(b.at_or_below, above == ref.begin() ? kNil : std::prev(above)->second);
+    } else {  // successor / predecessor from a node in hand
+      auto it = ref.lower_bound(key);
+      if (it == ref.end()) continue;
+      auto next = std::next(it);
+      ASSERT_EQ(t.successor(it->second), next == ref.end() ? kNil : next->second);
+      ASSERT_EQ(t.predecessor(it->second), it == ref.begin() ? kNil : std::prev(it)->second);
+    }
+    ASSERT_EQ(t.size(), ref.size());
+    max_size = std::max<uint32_t>(max_size, t.size());
+    if (op % 20000 == 0 || op == kOps - 1) {
+      ASSERT_EQ(t.check(), "") << "after operation " << op;
+      ASSERT_LE(t.height(), rb_height_bound(t.size())) << "after operation " << op;
+      // Every node still holds its own key and data.
+      for (const auto& [k, n] : ref) {
+        ASSERT_EQ(t.start(n), k);
+        ASSERT_EQ(t.length(n), k % 97 + 1);
+        ASSERT_EQ(t.slot(n), k ^ 0x5555u);
+      }
+    }
+  }
+  EXPECT_GT(max_size, 15000u);
+  // Every operation is logarithmic: on average well under a few heights of nodes.
+  EXPECT_LT(double(cpu.tree_nodes) / kOps, 3.0 * rb_height_bound(max_size));
+  // In order from first() to last().
+  uint32_t n = t.first();
+  for (const auto& entry : ref) {
+    ASSERT_EQ(n, entry.second);
+    n = t.successor(n);
+  }
+  EXPECT_EQ(n, kNil);
+  EXPECT_EQ(t.last(), ref.empty() ? kNil : ref.rbegin()->second);
+}
+
+// Ascending and descending insertion (the unbalanced BST's worst case) and draining to empty.
+TEST(ExtentTree, SortedInsertionsStayBalancedAndDrain) {
+  CpuWork cpu;
+  ExtentTree t(cpu);
+  constexpr uint32_t kN = 100000;
+  for (uint32_t k = 0; k < kN; ++k) t.insert(2 * k, 1, k);
+  for (uint32_t k = kN; k-- > 0;) t.insert(2 * k + 1, 1, k);
+  ASSERT_EQ(t.check(), "");
+  EXPECT_LE(t.height(), rb_height_bound(t.size()));
+  const uint64_t pool = t.size();
+  // Erase every other node from the front, then the rest from the back.
+  for (uint32_t k = 0; k < 2 * kN; k += 2) t.erase(t.find(k));
+  ASSERT_EQ(t.check(), "");
+  EXPECT_LE(t.height(), rb_height_bound(t.size()));
+  while (t.size() > 0) t.erase(t.last());
+  EXPECT_EQ(t.check(), "");
+  EXPECT_EQ(t.root(), kNil);
+  // Freed nodes are reused: refilling does not grow the pool past what it was.
+  for (uint32_t k = 0; k < pool; ++k) {
+    const uint32_t n = t.insert(k, 1, 0);
+    ASSERT_LE(n, pool);
+  }
+  EXPECT_EQ(t.check(), "");
+}
+
+}  // namespace
+}  // namespace ssd::ftl
