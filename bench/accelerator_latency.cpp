@@ -133,17 +133,18 @@ bool replay(const MappingStream& stream, const ftl::HashEngineConfig& size, cons
   }
   const double cycle_ns = 1e3 / prices.accelerator_mhz;
   const auto per = [](uint64_t total, uint64_t n) { return n ? double(total) / double(n) : 0.0; };
-  std::printf("| %s | %llu / %llu | %llu | %llu | %.0f / %.0f | %.0f / %.0f | %.0f / %.0f "
-              "| %.0f / %.0f | %.0f / %.0f | %.0f / %.0f | %.2f | %.1f | %.1f | %.0f %% |\n",
-              stream.name.c_str(), (unsigned long long)stream.reads,
-              (unsigned long long)stream.writes, (unsigned long long)accelerated.nodes(),
-              (unsigned long long)(accelerated.nodes() - engine.size()), sw_unit.mean(),
-              sw_unit.p99(), hw_unit.mean(), hw_unit.p99(), sw_read.mean(), sw_read.p99(),
-              hw_read.mean(), hw_read.p99(), sw_write.mean(), sw_write.p99(), hw_write.mean(),
-              hw_write.p99(), per(engine.multi_probes, engine.multi_lookups),
-              per(engine.multi_cycles, engine.multi_lookups) * cycle_ns,
-              per(engine.single_cycles, engine.single_commands) * cycle_ns,
-              100.0 * per(engine.multi_hits, engine.multi_lookups));
+  std::printf(
+      "| %s | %llu / %llu | %llu | %llu | %.0f / %.0f | %.0f / %.0f | %.0f / %.0f "
+      "| %.0f / %.0f | %.0f / %.0f | %.0f / %.0f | %.2f | %.1f | %.1f | %.0f %% |\n",
+      stream.name.c_str(), (unsigned long long)stream.reads, (unsigned long long)stream.writes,
+      (unsigned long long)accelerated.nodes(),
+      (unsigned long long)(accelerated.nodes() - engine.size()), sw_unit.mean(), sw_unit.p99(),
+      hw_unit.mean(), hw_unit.p99(), sw_read.mean(), sw_read.p99(), hw_read.mean(), hw_read.p99(),
+      sw_write.mean(), sw_write.p99(), hw_write.mean(), hw_write.p99(),
+      per(engine.multi_probes, engine.multi_lookups),
+      per(engine.multi_cycles, engine.multi_lookups) * cycle_ns,
+      per(engine.single_cycles, engine.single_commands) * cycle_ns,
+      100.0 * per(engine.multi_hits, engine.multi_lookups));
   std::fflush(stdout);
   return true;
 }
@@ -166,10 +167,11 @@ int main(int argc, char** argv) {
   app.add_option("--cycles-per-command", prices.per_command, "CPU cycles per accelerator command");
   CLI11_PARSE(app, argc, argv);
   try {
-    std::printf("| trace | reads / writes | nodes | in software (overflow) | one address: software "
-                "mean / p99 (ns) | one address: accelerator | read: software | read: accelerator "
-                "| write: software | write: accelerator | probes per MLOOKUP | MLOOKUP (ns) "
-                "| one-key command (ns) | MLOOKUP found the leaf |\n");
+    std::printf(
+        "| trace | reads / writes | nodes | in software (overflow) | one address: software "
+        "mean / p99 (ns) | one address: accelerator | read: software | read: accelerator "
+        "| write: software | write: accelerator | probes per MLOOKUP | MLOOKUP (ns) "
+        "| one-key command (ns) | MLOOKUP found the leaf |\n");
     std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const std::string& t : traces) {
       const MappingStream stream = trace_stream_argument(t);

@@ -5,8 +5,9 @@
 // structure: memory, stored pieces and nodes, the canonical-extent counts of figure 12, wall time
 // per write and read (as the paper measured) and modelled CPU cycles per write and read.
 //
-//   extent-replay --trace FILE[=NAME] ... --spew-gib 16,64,1024 --structures page,emt,vet-bis-pf-chaining
-//   extent-replay ... --check    (every read answer compared with a page table's)
+//   extent-replay --trace FILE[=NAME] ... --spew-gib 16,64,1024 --structures
+//   page,emt,vet-bis-pf-chaining extent-replay ... --check    (every read answer compared with a
+//   page table's)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -15,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "bench/mapping_stream.h"
 #include "bench/mapping_structures.h"
@@ -134,8 +135,10 @@ int main(int argc, char** argv) {
   std::string structures = "page,emt,vet-bis-pf-chaining";
   bool check = false;
   app.add_option("--trace", traces, "trace file, optionally FILE=NAME (repeatable)");
-  app.add_option("--spew-gib", spew_gib, "Spew-like streams over these address spaces (GiB, comma list)");
-  app.add_option("--structures", structures, "comma list: page, emt, vet, vet-<lis|bis>-<pd|pf>-<chaining|cuckoo>, all");
+  app.add_option("--spew-gib", spew_gib,
+                 "Spew-like streams over these address spaces (GiB, comma list)");
+  app.add_option("--structures", structures,
+                 "comma list: page, emt, vet, vet-<lis|bis>-<pd|pf>-<chaining|cuckoo>, all");
   app.add_flag("--check", check, "compare every read with a per-unit reference map");
   CLI11_PARSE(app, argc, argv);
 
@@ -153,25 +156,27 @@ int main(int argc, char** argv) {
                                         std::stoull(gib) << 30));
     }
     const double overhead = timer_overhead_ns();
-    std::printf("| stream | address space (GiB) | writes | reads | structure | memory (B) | peak (B) "
-                "| pieces | nodes | generated/write | overlapped/write | returned/read | ns/write "
-                "| ns/read | cycles/write | cycles/read | HMT (B) |%s\n", check ? " mismatches |" : "");
-    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|%s\n", check ? "---|" : "");
+    std::printf(
+        "| stream | address space (GiB) | writes | reads | structure | memory (B) | peak (B) "
+        "| pieces | nodes | generated/write | overlapped/write | returned/read | ns/write "
+        "| ns/read | cycles/write | cycles/read | HMT (B) |%s\n",
+        check ? " mismatches |" : "");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|%s\n",
+                check ? "---|" : "");
     for (const MappingStream& stream : streams) {
       for (const std::string& name : names) {
         const ReplayResult r = replay(stream, name, check, overhead);
-        std::printf("| %s | %.1f | %llu | %llu | %s | %llu | %llu | %llu | %llu | %.2f | %.2f | %.2f "
-                    "| %.0f | %.0f | %.0f | %.0f | %llu |",
-                    stream.name.c_str(), double(stream.units) * kUnitBytes / double(1ull << 30),
-                    (unsigned long long)stream.writes, (unsigned long long)stream.reads,
-                    name.c_str(), (unsigned long long)r.memory_bytes,
-                    (unsigned long long)r.peak_memory_bytes, (unsigned long long)r.pieces,
-                    (unsigned long long)r.nodes,
-                    stream.writes ? double(r.generated) / stream.writes : 0.0,
-                    stream.writes ? double(r.overlapped) / stream.writes : 0.0,
-                    stream.reads ? double(r.returned) / stream.reads : 0.0, r.write_ns, r.read_ns,
-                    r.write_cycles, r.read_cycles,
-                    (unsigned long long)hybrid_table_bytes(stream.units));
+        std::printf(
+            "| %s | %.1f | %llu | %llu | %s | %llu | %llu | %llu | %llu | %.2f | %.2f | %.2f "
+            "| %.0f | %.0f | %.0f | %.0f | %llu |",
+            stream.name.c_str(), double(stream.units) * kUnitBytes / double(1ull << 30),
+            (unsigned long long)stream.writes, (unsigned long long)stream.reads, name.c_str(),
+            (unsigned long long)r.memory_bytes, (unsigned long long)r.peak_memory_bytes,
+            (unsigned long long)r.pieces, (unsigned long long)r.nodes,
+            stream.writes ? double(r.generated) / stream.writes : 0.0,
+            stream.writes ? double(r.overlapped) / stream.writes : 0.0,
+            stream.reads ? double(r.returned) / stream.reads : 0.0, r.write_ns, r.read_ns,
+            r.write_cycles, r.read_cycles, (unsigned long long)hybrid_table_bytes(stream.units));
         if (check) std::printf(" %llu |", (unsigned long long)r.mismatches);
         std::printf("\n");
         std::fflush(stdout);

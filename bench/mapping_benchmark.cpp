@@ -94,8 +94,10 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   const std::string traces = std::string(SSD_SOURCE_DIR) + "/scenarios/traces/";
   const std::vector<std::pair<std::string, std::string>> files = {
-      {"financial1", "financial1-head10k.spc"}, {"msr-rw40", "msr-cut-rw40.csv"},
-      {"tpcc", "tpcc-small.trace"},             {"websearch", "wsrch-small.trace"},
+      {"financial1", "financial1-head10k.spc"},
+      {"msr-rw40", "msr-cut-rw40.csv"},
+      {"tpcc", "tpcc-small.trace"},
+      {"websearch", "wsrch-small.trace"},
       {"leveldb", "leveldb-ramdisk.blkparse"}};
   std::vector<std::string> structures = {"page", "emt"};
   for (const std::string& v : vet_variant_names()) structures.push_back(v);

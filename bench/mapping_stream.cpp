@@ -29,7 +29,9 @@ void add(MappingStream& stream, ftl::CommandKind kind, uint64_t start_sector, ui
       ++stream.writes;
       stream.write_units += op.length;
       break;
-    default: ++stream.trims; break;
+    default:
+      ++stream.trims;
+      break;
   }
 }
 
@@ -42,7 +44,8 @@ MappingStream trace_stream(const std::string& path, const std::string& name) {
   closed.check_time = false;  // the order of the records is what matters here, not their times
   const TraceSummary summary = scan_trace(closed);
   uint64_t largest = 0;
-  for (const TraceDeviceExtent& device : summary.devices) largest = std::max(largest, device.end_bytes);
+  for (const TraceDeviceExtent& device : summary.devices)
+    largest = std::max(largest, device.end_bytes);
   const uint64_t region = (largest + kScaleGrainBytes - 1) / kScaleGrainBytes * kScaleGrainBytes;
   const uint64_t capacity = region * summary.devices.size();
   const TraceLayout layout(summary, capacity, kSectorBytes, FitMode::kError);
@@ -65,8 +68,8 @@ MappingStream trace_stream(const std::string& path, const std::string& name) {
 MappingStream trace_stream_argument(const std::string& argument) {
   const size_t eq = argument.find('=');
   const std::string path = argument.substr(0, eq);
-  const std::string name = eq == std::string::npos ? path.substr(path.find_last_of('/') + 1)
-                                                   : argument.substr(eq + 1);
+  const std::string name =
+      eq == std::string::npos ? path.substr(path.find_last_of('/') + 1) : argument.substr(eq + 1);
   return trace_stream(path, name);
 }
 
@@ -77,7 +80,8 @@ MappingStream synthetic_stream(const std::string& name, const config::WorkloadCo
   stream.name = name;
   stream.units = address_bytes / kUnitBytes;
   workload::Request request;
-  while (generator.next(request)) add(stream, request.kind, request.start_sector, request.sector_count);
+  while (generator.next(request))
+    add(stream, request.kind, request.start_sector, request.sector_count);
   return stream;
 }
 

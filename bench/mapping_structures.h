@@ -35,12 +35,12 @@ inline std::unique_ptr<ftl::ExtentMap> make_structure(const std::string& name,
   for (const std::string& variant : vet_variant_names()) {
     if (name != variant) continue;
     ftl::VetOptions options;
-    options.insertion = name.find("-lis-") != std::string::npos ? ftl::VetInsertion::kLis
-                                                                : ftl::VetInsertion::kBis;
+    options.insertion =
+        name.find("-lis-") != std::string::npos ? ftl::VetInsertion::kLis : ftl::VetInsertion::kBis;
     options.layout = name.find("-pd-") != std::string::npos ? ftl::VetLayout::kPointerDependent
                                                             : ftl::VetLayout::kPointerFree;
-    options.hash = name.find("-cuckoo") != std::string::npos ? ftl::VetHash::kCuckoo
-                                                             : ftl::VetHash::kChaining;
+    options.hash =
+        name.find("-cuckoo") != std::string::npos ? ftl::VetHash::kCuckoo : ftl::VetHash::kChaining;
     return std::make_unique<ftl::VetMap>(space, options, cpu);
   }
   throw std::invalid_argument("unknown mapping structure '" + name +

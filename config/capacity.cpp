@@ -60,7 +60,8 @@ uint32_t fast_log_blocks(const PlatformConfig& platform) {
   const NandConfig& n = platform.nand;
   const uint64_t blocks = uint64_t{n.channels} * n.chips_per_channel * n.dies_per_chip *
                           n.planes_per_die * n.blocks_per_plane;
-  const double wanted = std::round(static_cast<double>(blocks) * platform.ftl.fast_log_blocks_ratio);
+  const double wanted =
+      std::round(static_cast<double>(blocks) * platform.ftl.fast_log_blocks_ratio);
   return static_cast<uint32_t>(std::max(2.0, wanted));
 }
 

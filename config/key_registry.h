@@ -33,13 +33,13 @@ struct Range {
   std::string describe() const;  // "must be > 0", "must be in [0, 1]"
 };
 
-Range positive();                        // (0, inf)
-Range at_least(double min);              // [min, inf)
-Range closed(double min, double max);    // [min, max]
-Range open(double min, double max);      // (min, max)
+Range positive();                      // (0, inf)
+Range at_least(double min);            // [min, inf)
+Range closed(double min, double max);  // [min, max]
+Range open(double min, double max);    // (min, max)
 
 struct KeyDef {
-  std::string_view name;         // "nand.channels"
+  std::string_view name;  // "nand.channels"
   FieldRef field;
   std::string_view description;  // one line, shown in docs and error hints
   std::optional<Range> range = std::nullopt;
@@ -47,7 +47,7 @@ struct KeyDef {
 };
 
 KeyType key_type(const KeyDef& key);
-std::string_view type_name(KeyType type);  // "unsigned integer", "number", "string", "boolean"
+std::string_view type_name(KeyType type);   // "unsigned integer", "number", "string", "boolean"
 std::string value_text(const KeyDef& key);  // the field's current value, as TOML would write it
 
 // All keys of one kind, bound to the fields of `config`.

@@ -10,36 +10,36 @@
 namespace ssd::config {
 
 struct NandConfig {
-  uint32_t channels = 2;              // nand.channels
-  uint32_t chips_per_channel = 2;     // nand.chips_per_channel
-  uint32_t dies_per_chip = 1;         // nand.dies_per_chip
-  uint32_t planes_per_die = 1;        // nand.planes_per_die
-  uint32_t blocks_per_plane = 256;    // nand.blocks_per_plane
-  uint32_t pages_per_block = 64;      // nand.pages_per_block
-  uint32_t page_bytes = 4096;         // nand.page_bytes
-  uint32_t spare_bytes = 128;         // nand.spare_bytes
-  uint32_t sector_bytes = 512;        // nand.sector_bytes
-  double t_read_us = 50.0;            // nand.t_read_us
-  double t_spare_read_us = 20.0;      // nand.t_spare_read_us (spare-area-only read)
-  double t_program_us = 500.0;        // nand.t_program_us
-  double t_erase_us = 3000.0;         // nand.t_erase_us
-  double channel_mt_s = 333.0;        // nand.channel_mt_s (mega-transfers per second)
-  uint32_t channel_width_bytes = 1;   // nand.channel_width_bytes (bytes per transfer)
+  uint32_t channels = 2;                // nand.channels
+  uint32_t chips_per_channel = 2;       // nand.chips_per_channel
+  uint32_t dies_per_chip = 1;           // nand.dies_per_chip
+  uint32_t planes_per_die = 1;          // nand.planes_per_die
+  uint32_t blocks_per_plane = 256;      // nand.blocks_per_plane
+  uint32_t pages_per_block = 64;        // nand.pages_per_block
+  uint32_t page_bytes = 4096;           // nand.page_bytes
+  uint32_t spare_bytes = 128;           // nand.spare_bytes
+  uint32_t sector_bytes = 512;          // nand.sector_bytes
+  double t_read_us = 50.0;              // nand.t_read_us
+  double t_spare_read_us = 20.0;        // nand.t_spare_read_us (spare-area-only read)
+  double t_program_us = 500.0;          // nand.t_program_us
+  double t_erase_us = 3000.0;           // nand.t_erase_us
+  double channel_mt_s = 333.0;          // nand.channel_mt_s (mega-transfers per second)
+  uint32_t channel_width_bytes = 1;     // nand.channel_width_bytes (bytes per transfer)
   uint32_t command_address_cycles = 7;  // nand.command_address_cycles (bus cycles per command)
 };
 
 struct FtlConfig {
-  std::string scheme = "page";        // ftl.scheme
-  uint32_t mapping_unit_bytes = 0;    // ftl.mapping_unit_bytes (0 = one flash page)
-  double over_provisioning = 0.07;    // ftl.over_provisioning (share of physical space hidden)
-  double gc_threshold = 0.05;         // ftl.gc_threshold (free-block share per plane that starts GC)
-  std::string gc_policy = "greedy";   // ftl.gc_policy
+  std::string scheme = "page";       // ftl.scheme
+  uint32_t mapping_unit_bytes = 0;   // ftl.mapping_unit_bytes (0 = one flash page)
+  double over_provisioning = 0.07;   // ftl.over_provisioning (share of physical space hidden)
+  double gc_threshold = 0.05;        // ftl.gc_threshold (free-block share per plane that starts GC)
+  std::string gc_policy = "greedy";  // ftl.gc_policy
   double fast_log_blocks_ratio = 0.03;  // ftl.fast_log_blocks_ratio (FAST log blocks / blocks)
   // DFTL's cached mapping table: a number of entries, or (when 0) as many as fit in the bytes.
   uint32_t dftl_cache_entries = 0;    // ftl.dftl_cache_entries
   uint64_t dftl_cache_bytes = 32768;  // ftl.dftl_cache_bytes
   // Extent mapping (VET, EMT; docs/extent-mapping.md).
-  uint32_t extent_chunk_pages = 4;           // ftl.extent_chunk_pages (0 = a whole request per plane)
+  uint32_t extent_chunk_pages = 4;  // ftl.extent_chunk_pages (0 = a whole request per plane)
   std::string extent_gc_relocation = "runs";  // ftl.extent_gc_relocation: runs | units
   std::string vet_insertion = "bis";          // ftl.vet.insertion: lis | bis
   std::string vet_layout = "pf";              // ftl.vet.layout: pd | pf
@@ -48,14 +48,14 @@ struct FtlConfig {
 };
 
 struct ControllerConfig {
-  double cpu_mhz = 400.0;                   // controller.cpu_mhz
-  uint32_t cycles_per_command = 1000;       // controller.cycles_per_command (firmware overhead)
-  uint32_t cycles_per_table_lookup = 10;    // controller.cycles_per_table_lookup (array index)
-  uint32_t cycles_per_hash_probe = 30;      // controller.cycles_per_hash_probe
-  uint32_t cycles_per_tree_node = 40;       // controller.cycles_per_tree_node
-  uint32_t cycles_per_list_step = 8;        // controller.cycles_per_list_step
-  uint32_t cycles_per_flash_op = 200;       // controller.cycles_per_flash_op (issue a NAND cmd)
-  double cycles_per_dram_byte = 0.0;        // controller.cycles_per_dram_byte (CPU copy cost)
+  double cpu_mhz = 400.0;                 // controller.cpu_mhz
+  uint32_t cycles_per_command = 1000;     // controller.cycles_per_command (firmware overhead)
+  uint32_t cycles_per_table_lookup = 10;  // controller.cycles_per_table_lookup (array index)
+  uint32_t cycles_per_hash_probe = 30;    // controller.cycles_per_hash_probe
+  uint32_t cycles_per_tree_node = 40;     // controller.cycles_per_tree_node
+  uint32_t cycles_per_list_step = 8;      // controller.cycles_per_list_step
+  uint32_t cycles_per_flash_op = 200;     // controller.cycles_per_flash_op (issue a NAND cmd)
+  double cycles_per_dram_byte = 0.0;      // controller.cycles_per_dram_byte (CPU copy cost)
   // CPU side of one accelerator command: write the command registers, read the answer.
   uint32_t cycles_per_accelerator_command = 8;  // controller.cycles_per_accelerator_command
 };
@@ -70,11 +70,11 @@ struct AcceleratorConfig {
 
 // One memory model serves both DRAM and NVRAM (models/memory); only the numbers differ.
 struct MemoryConfig {
-  uint64_t capacity_bytes = 0;        // <mem>.capacity_bytes (0 = absent, for NVRAM)
-  double read_latency_ns = 0.0;       // <mem>.read_latency_ns
-  double write_latency_ns = 0.0;      // <mem>.write_latency_ns
-  double bandwidth_mb_s = 0.0;        // <mem>.bandwidth_mb_s
-  std::string kind;                   // nvram.kind: "none", "stt-mram", "pcm" (DRAM: "dram")
+  uint64_t capacity_bytes = 0;    // <mem>.capacity_bytes (0 = absent, for NVRAM)
+  double read_latency_ns = 0.0;   // <mem>.read_latency_ns
+  double write_latency_ns = 0.0;  // <mem>.write_latency_ns
+  double bandwidth_mb_s = 0.0;    // <mem>.bandwidth_mb_s
+  std::string kind;               // nvram.kind: "none", "stt-mram", "pcm" (DRAM: "dram")
 };
 
 struct HostConfig {
@@ -86,11 +86,11 @@ struct HostConfig {
 };
 
 struct SimConfig {
-  double quantum_ns = 1'000'000.0;    // sim.quantum_ns (TLM global quantum)
+  double quantum_ns = 1'000'000.0;  // sim.quantum_ns (TLM global quantum)
 };
 
 struct PlatformConfig {
-  std::string name = "default";       // platform.name
+  std::string name = "default";  // platform.name
   NandConfig nand;
   FtlConfig ftl;
   ControllerConfig controller;

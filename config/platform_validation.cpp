@@ -38,8 +38,9 @@ std::optional<KeyProblem> check_nand(const NandConfig& n) {
                                              std::to_string(n.page_bytes) + ")"};
   }
   if (n.t_spare_read_us > n.t_read_us) {
-    return KeyProblem{"nand.t_spare_read_us", "must not exceed nand.t_read_us: a spare-area read "
-                                              "cannot be slower than a full page read"};
+    return KeyProblem{"nand.t_spare_read_us",
+                      "must not exceed nand.t_read_us: a spare-area read "
+                      "cannot be slower than a full page read"};
   }
   return std::nullopt;
 }
@@ -54,8 +55,8 @@ std::optional<KeyProblem> check_mapping_unit(const PlatformConfig& p) {
   }
   if (unit != 0 && n.page_bytes % unit != 0) {
     return KeyProblem{"ftl.mapping_unit_bytes", "must divide " +
-                                                    of("nand.page_bytes", n.page_bytes) +
-                                                    " (got " + std::to_string(unit) + ")"};
+                                                    of("nand.page_bytes", n.page_bytes) + " (got " +
+                                                    std::to_string(unit) + ")"};
   }
   const uint32_t units_per_page = n.page_bytes / mapping_unit_bytes(p);
   if (units_per_page > kMaxUnitsPerPage) {
@@ -84,16 +85,18 @@ std::optional<KeyProblem> check_gc_headroom(const PlatformConfig& p) {
   const uint32_t reserve = gc_reserve_blocks_per_plane(p);
   if (reserve < 2) {
     return KeyProblem{"ftl.gc_threshold",
-                      "keeps only " + std::to_string(reserve) + " free block(s) per plane "
-                      "(ceil(gc_threshold x blocks_per_plane)); GC needs at least 2"};
+                      "keeps only " + std::to_string(reserve) +
+                          " free block(s) per plane "
+                          "(ceil(gc_threshold x blocks_per_plane)); GC needs at least 2"};
   }
   const uint32_t hidden = over_provisioned_blocks_per_plane(p);
   if (hidden <= reserve + 1) {
     return KeyProblem{"ftl.over_provisioning",
-                      "hides " + std::to_string(hidden) + " blocks per plane "
-                      "(floor(over_provisioning x blocks_per_plane)); it must exceed the GC "
-                      "reserve of " + std::to_string(reserve) +
-                          " blocks + 1, or GC cannot free space"};
+                      "hides " + std::to_string(hidden) +
+                          " blocks per plane "
+                          "(floor(over_provisioning x blocks_per_plane)); it must exceed the GC "
+                          "reserve of " +
+                          std::to_string(reserve) + " blocks + 1, or GC cannot free space"};
   }
   return std::nullopt;
 }
@@ -104,18 +107,20 @@ std::optional<KeyProblem> check_gc_headroom(const PlatformConfig& p) {
 // the data blocks homed on it.
 std::optional<KeyProblem> check_fast_log_blocks(const PlatformConfig& p) {
   const NandConfig& n = p.nand;
-  const uint64_t planes = uint64_t{n.channels} * n.chips_per_channel * n.dies_per_chip *
-                          n.planes_per_die;
+  const uint64_t planes =
+      uint64_t{n.channels} * n.chips_per_channel * n.dies_per_chip * n.planes_per_die;
   const uint64_t blocks = planes * n.blocks_per_plane;
   const uint64_t data = logical_blocks(p);
   const uint64_t logs = fast_log_blocks(p);
   if (data + logs + 2 * planes > blocks) {
-    return KeyProblem{"ftl.fast_log_blocks_ratio",
-                      "gives " + std::to_string(logs) + " log blocks; with " +
-                          std::to_string(data) + " data blocks and 2 free blocks per plane they "
-                          "need " + std::to_string(data + logs + 2 * planes) + " of the " +
-                          std::to_string(blocks) + " blocks (raise ftl.over_provisioning or "
-                          "lower the ratio)"};
+    return KeyProblem{
+        "ftl.fast_log_blocks_ratio",
+        "gives " + std::to_string(logs) + " log blocks; with " + std::to_string(data) +
+            " data blocks and 2 free blocks per plane they "
+            "need " +
+            std::to_string(data + logs + 2 * planes) + " of the " + std::to_string(blocks) +
+            " blocks (raise ftl.over_provisioning or "
+            "lower the ratio)"};
   }
   if ((data + planes - 1) / planes + 3 > n.blocks_per_plane) {
     return KeyProblem{"ftl.over_provisioning",

@@ -9,52 +9,52 @@
 namespace ssd::config {
 
 struct WorkloadConfig {
-  std::string kind = "synthetic";       // workload.kind: "synthetic" | "trace"
-  std::string pattern = "random";       // workload.pattern: "random" | "sequential"
-  double read_ratio = 0.5;              // workload.read_ratio (share of data commands)
-  double trim_ratio = 0.0;              // workload.trim_ratio (share of data commands)
+  std::string kind = "synthetic";           // workload.kind: "synthetic" | "trace"
+  std::string pattern = "random";           // workload.pattern: "random" | "sequential"
+  double read_ratio = 0.5;                  // workload.read_ratio (share of data commands)
+  double trim_ratio = 0.0;                  // workload.trim_ratio (share of data commands)
   std::string size_distribution = "fixed";  // workload.size_distribution: "fixed" | "uniform"
-  uint64_t request_bytes = 4096;        // workload.request_bytes (fixed size, or uniform minimum)
-  uint64_t request_bytes_max = 0;       // workload.request_bytes_max (uniform maximum; 0 = min)
-  uint64_t align_bytes = 4096;          // workload.align_bytes (start and size granularity)
-  uint64_t address_start_bytes = 0;     // workload.address_start_bytes
-  uint64_t address_span_bytes = 0;      // workload.address_span_bytes (0 = to device end)
-  uint64_t requests = 10000;            // workload.requests (0 = unlimited, needs duration)
-  double duration_ms = 0.0;             // workload.duration_ms (0 = unlimited, needs requests)
-  std::string mode = "closed";          // workload.mode: "closed" (fixed QD) | "open" (arrivals)
-  uint32_t queue_depth = 32;            // workload.queue_depth (closed loop)
-  double interarrival_us = 100.0;       // workload.interarrival_us (open loop, mean)
-  std::string arrival = "fixed";        // workload.arrival: "fixed" | "poisson" (open loop)
-  uint64_t flush_every_writes = 0;      // workload.flush_every_writes (0 = never)
-  uint64_t seed = 1;                    // workload.seed
+  uint64_t request_bytes = 4096;     // workload.request_bytes (fixed size, or uniform minimum)
+  uint64_t request_bytes_max = 0;    // workload.request_bytes_max (uniform maximum; 0 = min)
+  uint64_t align_bytes = 4096;       // workload.align_bytes (start and size granularity)
+  uint64_t address_start_bytes = 0;  // workload.address_start_bytes
+  uint64_t address_span_bytes = 0;   // workload.address_span_bytes (0 = to device end)
+  uint64_t requests = 10000;         // workload.requests (0 = unlimited, needs duration)
+  double duration_ms = 0.0;          // workload.duration_ms (0 = unlimited, needs requests)
+  std::string mode = "closed";       // workload.mode: "closed" (fixed QD) | "open" (arrivals)
+  uint32_t queue_depth = 32;         // workload.queue_depth (closed loop)
+  double interarrival_us = 100.0;    // workload.interarrival_us (open loop, mean)
+  std::string arrival = "fixed";     // workload.arrival: "fixed" | "poisson" (open loop)
+  uint64_t flush_every_writes = 0;   // workload.flush_every_writes (0 = never)
+  uint64_t seed = 1;                 // workload.seed
   // Trace replay (kind "trace"; docs/traces.md). requests, duration_ms, mode and queue_depth
   // above also apply: a maximum request count, a time window, open or closed loop.
-  std::string trace_file;               // workload.trace_file (relative to the scenario file)
-  std::string trace_format = "auto";    // workload.trace_format: "auto" | msr spc mqsim disksim
-                                        //   blkparse fio
-  std::string device = "all";           // workload.device: "all" or one trace device's number
-  std::string fit = "error";            // workload.fit: "error" | "wrap" | "scale"
-  double speed = 1.0;                   // workload.speed (open loop: trace time divided by this)
-  bool skip_bad_lines = false;          // workload.skip_bad_lines
-  std::string blkparse_action = "auto"; // workload.blkparse_action: "auto" | "Q" | "D" | "C"
+  std::string trace_file;                // workload.trace_file (relative to the scenario file)
+  std::string trace_format = "auto";     // workload.trace_format: "auto" | msr spc mqsim disksim
+                                         //   blkparse fio
+  std::string device = "all";            // workload.device: "all" or one trace device's number
+  std::string fit = "error";             // workload.fit: "error" | "wrap" | "scale"
+  double speed = 1.0;                    // workload.speed (open loop: trace time divided by this)
+  bool skip_bad_lines = false;           // workload.skip_bad_lines
+  std::string blkparse_action = "auto";  // workload.blkparse_action: "auto" | "Q" | "D" | "C"
 };
 
 struct PreconditionConfig {
-  double fill_ratio = 0.0;              // precondition.fill_ratio (share of logical space written
-                                        //   sequentially before the run, untimed)
-  double overwrite_ratio = 0.0;         // precondition.overwrite_ratio (random overwrites after the
-                                        //   fill, as a multiple of the logical capacity)
-  uint64_t seed = 7;                    // precondition.seed
+  double fill_ratio = 0.0;       // precondition.fill_ratio (share of logical space written
+                                 //   sequentially before the run, untimed)
+  double overwrite_ratio = 0.0;  // precondition.overwrite_ratio (random overwrites after the
+                                 //   fill, as a multiple of the logical capacity)
+  uint64_t seed = 7;             // precondition.seed
 };
 
 struct RunConfig {
-  bool oracle = true;                   // run.oracle (check every read against the last write)
-  bool progress = true;                 // run.progress (print progress on long runs)
-  bool request_log = false;             // run.request_log (write DIR/requests.csv)
+  bool oracle = true;        // run.oracle (check every read against the last write)
+  bool progress = true;      // run.progress (print progress on long runs)
+  bool request_log = false;  // run.request_log (write DIR/requests.csv)
 };
 
 struct ScenarioConfig {
-  std::string name = "default";         // scenario.name
+  std::string name = "default";  // scenario.name
   WorkloadConfig workload;
   PreconditionConfig precondition;
   RunConfig run;

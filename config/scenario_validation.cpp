@@ -21,9 +21,9 @@ std::optional<KeyProblem> check_sizes(const WorkloadConfig& w, uint32_t sector) 
     return KeyProblem{"workload.request_bytes", whole_sectors + got(w.request_bytes)};
   }
   if (w.request_bytes_max != 0 && w.request_bytes_max < w.request_bytes) {
-    return KeyProblem{"workload.request_bytes_max",
-                      "must be 0 or >= workload.request_bytes (" + std::to_string(w.request_bytes) +
-                          ")" + got(w.request_bytes_max)};
+    return KeyProblem{"workload.request_bytes_max", "must be 0 or >= workload.request_bytes (" +
+                                                        std::to_string(w.request_bytes) + ")" +
+                                                        got(w.request_bytes_max)};
   }
   if (w.request_bytes_max % sector != 0) {
     return KeyProblem{"workload.request_bytes_max", whole_sectors + got(w.request_bytes_max)};
@@ -48,9 +48,9 @@ std::optional<KeyProblem> check_address_range(const WorkloadConfig& w, uint64_t 
   }
   const uint64_t room = capacity - w.address_start_bytes;
   if (w.address_span_bytes > room) {
-    return KeyProblem{"workload.address_span_bytes",
-                      "address_start_bytes + address_span_bytes runs past " + device +
-                          got(w.address_span_bytes)};
+    return KeyProblem{
+        "workload.address_span_bytes",
+        "address_start_bytes + address_span_bytes runs past " + device + got(w.address_span_bytes)};
   }
   const uint64_t span = w.address_span_bytes == 0 ? room : w.address_span_bytes;
   const uint64_t largest = std::max(w.request_bytes, w.request_bytes_max);
@@ -58,8 +58,8 @@ std::optional<KeyProblem> check_address_range(const WorkloadConfig& w, uint64_t 
     return KeyProblem{w.request_bytes_max > w.request_bytes ? "workload.request_bytes_max"
                                                             : "workload.request_bytes",
                       "a request of " + std::to_string(largest) +
-                          " bytes does not fit in the address span of " +
-                          std::to_string(span) + " bytes"};
+                          " bytes does not fit in the address span of " + std::to_string(span) +
+                          " bytes"};
   }
   return std::nullopt;
 }
@@ -80,12 +80,14 @@ std::optional<KeyProblem> find_scenario_problem(const ScenarioConfig& scenario,
   if (auto problem = check_address_range(w, logical_capacity_bytes(platform))) return problem;
   if (w.kind == "trace") {
     if (w.trace_file.empty()) {
-      return KeyProblem{"workload.trace_file", "must name a trace file when workload.kind is 'trace'"};
+      return KeyProblem{"workload.trace_file",
+                        "must name a trace file when workload.kind is 'trace'"};
     }
     if (w.device != "all" &&
         (w.device.empty() || w.device.find_first_not_of("0123456789") != std::string::npos ||
          w.device.size() > 18)) {
-      return KeyProblem{"workload.device", "must be 'all' or a device number (got '" + w.device + "')"};
+      return KeyProblem{"workload.device",
+                        "must be 'all' or a device number (got '" + w.device + "')"};
     }
   }
   if (w.kind == "synthetic" && w.requests == 0 && w.duration_ms == 0) {

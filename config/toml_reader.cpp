@@ -33,8 +33,8 @@ toml::table parse_file(const std::string& path) {
     return toml::parse(std::string_view(content), std::string_view(path));
   } catch (const toml::parse_error& error) {
     const toml::source_position begin = error.source().begin;
-    throw ConfigError(path + ":" + std::to_string(begin.line) + ": TOML syntax error: " +
-                      std::string(error.description()) + " (column " +
+    throw ConfigError(path + ":" + std::to_string(begin.line) +
+                      ": TOML syntax error: " + std::string(error.description()) + " (column " +
                       std::to_string(begin.column) + ")");
   }
 }

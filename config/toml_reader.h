@@ -12,9 +12,9 @@
 namespace ssd::config {
 
 struct FileKind {
-  std::string_view name;                             // "platform" or "scenario"
-  const std::vector<std::string_view>* sections;     // tables this kind may hold
-  std::string_view other_name;                       // the other kind, for a clearer message
+  std::string_view name;                          // "platform" or "scenario"
+  const std::vector<std::string_view>* sections;  // tables this kind may hold
+  std::string_view other_name;                    // the other kind, for a clearer message
   const std::vector<std::string_view>* other_sections;
 };
 

@@ -2,15 +2,15 @@
 #include <functional>
 #include <stdexcept>
 
+#include "ftl/block/block_mapping.h"
 #include "ftl/core/geometry.h"
 #include "ftl/core/mapping_scheme.h"
 #include "ftl/core/page_store.h"
-#include "ftl/page/page_mapping.h"
-#include "ftl/block/block_mapping.h"
 #include "ftl/dftl/dftl.h"
 #include "ftl/extent/extent_ftl.h"
 #include "ftl/fast/fast_ftl.h"
 #include "ftl/nftl/nftl.h"
+#include "ftl/page/page_mapping.h"
 
 namespace ssd::ftl {
 
@@ -47,7 +47,8 @@ const SchemeEntry& find(const std::string& name) {
     if (name == entry.name) return entry;
   }
   std::string known;
-  for (const auto& entry : registry()) known += (known.empty() ? "" : ", ") + std::string(entry.name);
+  for (const auto& entry : registry())
+    known += (known.empty() ? "" : ", ") + std::string(entry.name);
   throw std::invalid_argument("unknown FTL scheme '" + name + "' (known: " + known + ")");
 }
 
@@ -55,24 +56,37 @@ const SchemeEntry& find(const std::string& name) {
 
 void MappingScheme::execute(const HostCommand& command) {
   switch (command.kind) {
-    case CommandKind::kRead: read(command); break;
-    case CommandKind::kWrite: write(command); break;
-    case CommandKind::kTrim: trim(command); break;
-    case CommandKind::kFlush: flush(command); break;
+    case CommandKind::kRead:
+      read(command);
+      break;
+    case CommandKind::kWrite:
+      write(command);
+      break;
+    case CommandKind::kTrim:
+      trim(command);
+      break;
+    case CommandKind::kFlush:
+      flush(command);
+      break;
   }
 }
 
 const char* to_string(CommandKind kind) {
   switch (kind) {
-    case CommandKind::kRead: return "read";
-    case CommandKind::kWrite: return "write";
-    case CommandKind::kTrim: return "trim";
-    case CommandKind::kFlush: return "flush";
+    case CommandKind::kRead:
+      return "read";
+    case CommandKind::kWrite:
+      return "write";
+    case CommandKind::kTrim:
+      return "trim";
+    case CommandKind::kFlush:
+      return "flush";
   }
   return "?";
 }
 
-std::unique_ptr<MappingScheme> create_scheme(const std::string& name, const SchemeContext& context) {
+std::unique_ptr<MappingScheme> create_scheme(const std::string& name,
+                                             const SchemeContext& context) {
   return find(name).create(context);
 }
 

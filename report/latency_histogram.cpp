@@ -92,8 +92,9 @@ LatencySummary LatencyHistogram::summary() const {
 
 // The largest index, that of 2^64 - 1 (s = 63 - kSubBucketBits, v >> s = 2 * kSubBuckets - 1),
 // must be the last slot of the array.
-static_assert(kTotalBuckets == (63 - LatencyHistogram::kSubBucketBits) * LatencyHistogram::kSubBuckets +
-                                   2 * LatencyHistogram::kSubBuckets,
+static_assert(kTotalBuckets ==
+                  (63 - LatencyHistogram::kSubBucketBits) * LatencyHistogram::kSubBuckets +
+                      2 * LatencyHistogram::kSubBuckets,
               "bucket layout and array size disagree");
 
 }  // namespace ssd::report

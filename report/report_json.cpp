@@ -16,7 +16,7 @@ using nlohmann::json;
 
 json latency_json(const LatencyHistogram& histogram) {
   const LatencySummary s = histogram.summary();
-  return json{{"count", s.count}, {"mean", s.mean_ns}, {"p50", s.p50_ns},  {"p90", s.p90_ns},
+  return json{{"count", s.count}, {"mean", s.mean_ns}, {"p50", s.p50_ns}, {"p90", s.p90_ns},
               {"p99", s.p99_ns},  {"p999", s.p999_ns}, {"max", s.max_ns}};
 }
 
@@ -94,17 +94,16 @@ json to_json(const RunReport& r, bool include_wall_clock) {
                      {"list_steps", c.list_steps}};
   if (r.accelerator) {
     const RunReport::Accelerator& a = *r.accelerator;
-    j["accelerator"] = {
-        {"engine", a.engine},
-        {"buckets", a.buckets},
-        {"ways", a.ways},
-        {"clock_mhz", a.clock_mhz},
-        {"commands", a.commands},
-        {"cycles", a.cycles},
-        {"wait_ns", a.wait_ns},
-        {"mean_command_ns", a.commands ? double(a.wait_ns) / a.commands : 0.0},
-        {"entries", a.entries},
-        {"refused_inserts", a.refused_inserts}};
+    j["accelerator"] = {{"engine", a.engine},
+                        {"buckets", a.buckets},
+                        {"ways", a.ways},
+                        {"clock_mhz", a.clock_mhz},
+                        {"commands", a.commands},
+                        {"cycles", a.cycles},
+                        {"wait_ns", a.wait_ns},
+                        {"mean_command_ns", a.commands ? double(a.wait_ns) / a.commands : 0.0},
+                        {"entries", a.entries},
+                        {"refused_inserts", a.refused_inserts}};
   } else {
     j["accelerator"] = nullptr;
   }

@@ -49,8 +49,7 @@ void append_identity(std::string& out, const json& run) {
   out += fmt::format("scheme {} | platform {} | scenario {} | seed {}\n",
                      run["scheme"].get<std::string>(),
                      with_file(run["platform"], run["platform_file"]),
-                     with_file(run["scenario"], run["scenario_file"]),
-                     run["seed"].get<uint64_t>());
+                     with_file(run["scenario"], run["scenario_file"]), run["seed"].get<uint64_t>());
 }
 
 void append_latency_table(std::string& out, const json& latency) {
@@ -82,7 +81,8 @@ void append_trace(std::string& out, const json& w) {
     out += fmt::format(" (factor {:.4g})", w["scale_factor"].get<double>());
   }
   out += fmt::format(", {} loop", w["mode"].get<std::string>());
-  if (w["mode"].get<std::string>() == "open") out += fmt::format(" at {}x", w["speed"].get<double>());
+  if (w["mode"].get<std::string>() == "open")
+    out += fmt::format(" at {}x", w["speed"].get<double>());
   out += "\n";
   const uint64_t skipped = w["skipped_lines"].get<uint64_t>();
   if (skipped > 0) {
@@ -121,10 +121,10 @@ std::string summary_text(const RunReport& report) {
   if (j.contains("workload")) append_trace(out, j["workload"]);
   append_latency_table(out, j["latency_ns"]);
 
-  out += fmt::format("throughput: {:.0f} IOPS, {:.1f} MB/s (read {:.1f}, write {:.1f})\n",
-                     j["iops"].get<double>(), j["bandwidth_mb_s"].get<double>(),
-                     j["bandwidth_mb_s_read"].get<double>(),
-                     j["bandwidth_mb_s_write"].get<double>());
+  out +=
+      fmt::format("throughput: {:.0f} IOPS, {:.1f} MB/s (read {:.1f}, write {:.1f})\n",
+                  j["iops"].get<double>(), j["bandwidth_mb_s"].get<double>(),
+                  j["bandwidth_mb_s_read"].get<double>(), j["bandwidth_mb_s_write"].get<double>());
   const json& ftl = j["ftl"];
   if (j["waf"].is_null()) {
     out += "waf: n/a (no host writes)\n";
@@ -139,8 +139,7 @@ std::string summary_text(const RunReport& report) {
       "gc: {} invocations, {} pages copied, {} erases; erase count min/mean/max {}/{:.2f}/{}\n",
       gc["invocations"].get<uint64_t>(), gc["pages_copied"].get<uint64_t>(),
       gc["erases"].get<uint64_t>(), wear["erase_count_min"].get<uint64_t>(),
-      wear["erase_count_mean"].get<double>(),
-      wear["erase_count_max"].get<uint64_t>());
+      wear["erase_count_mean"].get<double>(), wear["erase_count_max"].get<uint64_t>());
   const json& nand = j["nand_ops"];
   out += fmt::format("nand ops: {} reads, {} spare reads, {} programs, {} erases\n",
                      nand["read"].get<uint64_t>(), nand["spare_read"].get<uint64_t>(),
@@ -149,8 +148,8 @@ std::string summary_text(const RunReport& report) {
   const json& mapping = j["mapping"];
   out += fmt::format("mapping: {}", human_bytes(mapping["memory_bytes"].get<uint64_t>()));
   if (!mapping["cache_hit_ratio"].is_null()) {
-    out += fmt::format(", cache hit ratio {:.2f}%",
-                       mapping["cache_hit_ratio"].get<double>() * 100.0);
+    out +=
+        fmt::format(", cache hit ratio {:.2f}%", mapping["cache_hit_ratio"].get<double>() * 100.0);
   }
   out += "\n";
   if (!report.mapping_figures.empty()) {
@@ -162,20 +161,21 @@ std::string summary_text(const RunReport& report) {
     out += "\n";
   }
   const json& cpu = j["controller"];
-  out += fmt::format("controller: {} cycles ({} mapping), busy {:.1f}% of the run; {} hash probes, "
-                     "{} tree nodes, {} table lookups\n",
-                     cpu["cpu_cycles"].get<uint64_t>(), cpu["mapping_cycles"].get<uint64_t>(),
-                     cpu["utilisation"].get<double>() * 100.0, cpu["hash_probes"].get<uint64_t>(),
-                     cpu["tree_nodes"].get<uint64_t>(), cpu["table_lookups"].get<uint64_t>());
+  out += fmt::format(
+      "controller: {} cycles ({} mapping), busy {:.1f}% of the run; {} hash probes, "
+      "{} tree nodes, {} table lookups\n",
+      cpu["cpu_cycles"].get<uint64_t>(), cpu["mapping_cycles"].get<uint64_t>(),
+      cpu["utilisation"].get<double>() * 100.0, cpu["hash_probes"].get<uint64_t>(),
+      cpu["tree_nodes"].get<uint64_t>(), cpu["table_lookups"].get<uint64_t>());
   if (!j["accelerator"].is_null()) {
     const json& a = j["accelerator"];
-    out += fmt::format("accelerator: {} engine, {} x {} at {:g} MHz; {} commands, {} cycles, "
-                       "{:.1f} ns per command; holds {} nodes, refused {} inserts\n",
-                       a["engine"].get<std::string>(), a["buckets"].get<uint64_t>(),
-                       a["ways"].get<uint64_t>(), a["clock_mhz"].get<double>(),
-                       a["commands"].get<uint64_t>(), a["cycles"].get<uint64_t>(),
-                       a["mean_command_ns"].get<double>(), a["entries"].get<uint64_t>(),
-                       a["refused_inserts"].get<uint64_t>());
+    out += fmt::format(
+        "accelerator: {} engine, {} x {} at {:g} MHz; {} commands, {} cycles, "
+        "{:.1f} ns per command; holds {} nodes, refused {} inserts\n",
+        a["engine"].get<std::string>(), a["buckets"].get<uint64_t>(), a["ways"].get<uint64_t>(),
+        a["clock_mhz"].get<double>(), a["commands"].get<uint64_t>(), a["cycles"].get<uint64_t>(),
+        a["mean_command_ns"].get<double>(), a["entries"].get<uint64_t>(),
+        a["refused_inserts"].get<uint64_t>());
   }
   const json& mem = j["memory"];
   out += fmt::format("memory: DRAM {} read, {} written; NVRAM {} read, {} written\n",
@@ -191,9 +191,10 @@ std::string summary_text(const RunReport& report) {
                        pre["units_written"].get<uint64_t>(), pre["wall_s"].get<double>());
   }
   const json& sim = j["sim"];
-  out += fmt::format("time: {} simulated, {:.2f} s wall, {:.0f} simulated requests per wall second\n",
-                     human_ns(sim["simulated_ns"].get<uint64_t>()), sim["wall_s"].get<double>(),
-                     sim["requests_per_wall_s"].get<double>());
+  out +=
+      fmt::format("time: {} simulated, {:.2f} s wall, {:.0f} simulated requests per wall second\n",
+                  human_ns(sim["simulated_ns"].get<uint64_t>()), sim["wall_s"].get<double>(),
+                  sim["requests_per_wall_s"].get<double>());
   return out;
 }
 

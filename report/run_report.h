@@ -39,8 +39,8 @@ struct RunReport {
   std::string scenario_file;
   std::string scheme;
   uint64_t seed = 0;
-  uint64_t logical_bytes = 0;   // capacity the host sees
-  uint64_t physical_bytes = 0;  // raw flash data area
+  uint64_t logical_bytes = 0;                // capacity the host sees
+  uint64_t physical_bytes = 0;               // raw flash data area
   std::optional<TraceWorkloadReport> trace;  // set when the workload was a trace replay
 
   // Host commands completed, by kind, and their data.
@@ -82,8 +82,8 @@ struct RunReport {
     uint32_t buckets = 0, ways = 0;
     double clock_mhz = 0.0;
     uint64_t commands = 0;
-    uint64_t cycles = 0;   // engine cycles, the commands' latencies summed
-    uint64_t wait_ns = 0;  // the firmware's time waiting for answers
+    uint64_t cycles = 0;           // engine cycles, the commands' latencies summed
+    uint64_t wait_ns = 0;          // the firmware's time waiting for answers
     uint64_t entries = 0;          // nodes the engine holds at the end
     uint64_t refused_inserts = 0;  // INSERTs answered OVERFLOW (preconditioning included)
   };
@@ -111,8 +111,8 @@ struct RunReport {
 };
 
 // JSON document of the report. With include_wall_clock=false the wall-clock fields
-// (sim.wall_s, sim.requests_per_wall_s, sim.peak_rss_mb, precondition.wall_s) are left out, so two runs with the
-// same inputs and seed compare equal byte for byte.
+// (sim.wall_s, sim.requests_per_wall_s, sim.peak_rss_mb, precondition.wall_s) are left out, so two
+// runs with the same inputs and seed compare equal byte for byte.
 nlohmann::json to_json(const RunReport& report, bool include_wall_clock = true);
 
 // A few lines for the terminal: requests, latency table, IOPS, bandwidth, WAF, GC, integrity.

@@ -78,8 +78,8 @@ class VerilatedEngine {
 #if SSD_RTL_COVERAGE
     const char* dir = std::getenv("SSD_RTL_COVERAGE_DIR");
     const std::string path = std::string(dir && *dir ? dir : ".") + "/cov-" +
-                             std::to_string(getpid()) + "-" +
-                             std::to_string(next_engine_serial()) + ".dat";
+                             std::to_string(getpid()) + "-" + std::to_string(next_engine_serial()) +
+                             ".dat";
     m_context->coveragep()->write(path.c_str());
 #endif
   }

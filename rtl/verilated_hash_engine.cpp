@@ -14,8 +14,7 @@ std::string describe(const HashResponse& r) {
   std::ostringstream out;
   out << to_string(r.status) << " key=0x" << std::hex << r.key << " value={0x" << r.value.w0
       << ",0x" << r.value.w1 << ",0x" << r.value.w2 << "}" << std::dec << " way=" << r.way
-      << " probes=" << r.probes << " latency=" << r.latency_cycles
-      << " issue=" << r.issue_cycles;
+      << " probes=" << r.probes << " latency=" << r.latency_cycles << " issue=" << r.issue_cycles;
   return out.str();
 }
 
@@ -30,10 +29,9 @@ class VerilatedHashEngine final : public HashEngine {
     const HashResponse want = m_model.execute(command);
     if (got != want) {
       std::ostringstream out;
-      out << "RTL hash engine diverged from the reference model on command " << m_commands
-          << " (" << to_string(static_cast<HashOp>(command.op & 7u)) << " key=0x" << std::hex
-          << command.key << std::dec << "): RTL " << describe(got) << ", model "
-          << describe(want);
+      out << "RTL hash engine diverged from the reference model on command " << m_commands << " ("
+          << to_string(static_cast<HashOp>(command.op & 7u)) << " key=0x" << std::hex << command.key
+          << std::dec << "): RTL " << describe(got) << ", model " << describe(want);
       throw std::runtime_error(out.str());
     }
     ++m_commands;

@@ -11,7 +11,7 @@ SyntheticGenerator::SyntheticGenerator(const config::WorkloadConfig& config, uin
       m_sector_bytes(sector_bytes),
       m_first_sector(config.address_start_bytes / sector_bytes),
       m_span_sectors((config.address_span_bytes ? config.address_span_bytes
-                                                 : logical_bytes - config.address_start_bytes) /
+                                                : logical_bytes - config.address_start_bytes) /
                      sector_bytes),
       m_align_sectors(std::max<uint64_t>(1, config.align_bytes / sector_bytes)),
       m_open_loop(config.mode == "open"),
@@ -33,7 +33,8 @@ bool SyntheticGenerator::next(Request& request) {
   if (m_open_loop) {
     const double gap_ps = m_config.interarrival_us * 1e6;
     if (m_issued > 0) {
-      m_arrival_ps += m_config.arrival == "poisson" ? -std::log(1.0 - m_random.unit()) * gap_ps : gap_ps;
+      m_arrival_ps +=
+          m_config.arrival == "poisson" ? -std::log(1.0 - m_random.unit()) * gap_ps : gap_ps;
     }
     if (m_duration_ps > 0 && m_arrival_ps >= m_duration_ps) return false;
     request.arrival = static_cast<ftl::Picoseconds>(m_arrival_ps);
@@ -48,9 +49,9 @@ bool SyntheticGenerator::next(Request& request) {
     return true;
   }
   const double draw = m_random.unit();
-  request.kind = draw < m_config.read_ratio                           ? ftl::CommandKind::kRead
+  request.kind = draw < m_config.read_ratio                         ? ftl::CommandKind::kRead
                  : draw < m_config.read_ratio + m_config.trim_ratio ? ftl::CommandKind::kTrim
-                                                                     : ftl::CommandKind::kWrite;
+                                                                    : ftl::CommandKind::kWrite;
   if (request.kind == ftl::CommandKind::kWrite) ++m_writes_since_flush;
 
   const uint64_t size = std::min(draw_size_sectors(), m_span_sectors);

@@ -37,7 +37,7 @@ class SyntheticGenerator final : public WorkloadSource {
   ftl::Random m_random;
   uint64_t m_issued = 0;
   uint64_t m_writes_since_flush = 0;
-  uint64_t m_cursor = 0;              // sequential pattern: next offset within the span
+  uint64_t m_cursor = 0;  // sequential pattern: next offset within the span
   double m_arrival_ps = 0.0;
   double m_duration_ps;
 };

@@ -40,11 +40,11 @@
 namespace {
 
 using ssd::ftl::HashCommand;
-using ssd::rtl::HashEngineModel;
 using ssd::ftl::HashOp;
 using ssd::ftl::HashResponse;
 using ssd::ftl::HashStatus;
 using ssd::ftl::NodeValue;
+using ssd::rtl::HashEngineModel;
 using Clock = std::chrono::steady_clock;
 
 constexpr uint32_t kBits = 20;  // MLOOKUP universe: 2^20 addresses
@@ -380,17 +380,18 @@ int sc_main(int argc, char** argv) {
     const auto t0 = Clock::now();
     sc_core::sc_start();
     const double s = seconds_since(t0);
-    if (!bench.error.empty()) std::fprintf(stderr, "(c) --cc on sc_clock: %s\n", bench.error.c_str());
-    rows.push_back({"(c) `--cc`, `cycle()` per rising edge of an `sc_clock` " +
-                        fmt(opt.period_ns, 2) + " ns",
-                    s, bench.engine.cycles() - c0, compare("(c) --cc/sc_clock", cmds, want, bench.got),
-                    true});
+    if (!bench.error.empty())
+      std::fprintf(stderr, "(c) --cc on sc_clock: %s\n", bench.error.c_str());
+    rows.push_back(
+        {"(c) `--cc`, `cycle()` per rising edge of an `sc_clock` " + fmt(opt.period_ns, 2) + " ns",
+         s, bench.engine.cycles() - c0, compare("(c) --cc/sc_clock", cmds, want, bench.got), true});
   }
 
-  std::printf("rtl-clocking: %llu commands (seed %llu, %u keys; 30%% FIND, 25%% INSERT, 15%% DELETE, "
-              "10%% UPDATE, 20%% MLOOKUP bits=%u), engine 1024 x 4\n",
-              static_cast<unsigned long long>(opt.commands),
-              static_cast<unsigned long long>(opt.seed), opt.keys, kBits);
+  std::printf(
+      "rtl-clocking: %llu commands (seed %llu, %u keys; 30%% FIND, 25%% INSERT, 15%% DELETE, "
+      "10%% UPDATE, 20%% MLOOKUP bits=%u), engine 1024 x 4\n",
+      static_cast<unsigned long long>(opt.commands), static_cast<unsigned long long>(opt.seed),
+      opt.keys, kBits);
   std::printf("model answers:");
   for (unsigned s = 0; s < 6; ++s) {
     std::printf(" %s %llu", ssd::ftl::to_string(static_cast<HashStatus>(s)),
@@ -399,7 +400,9 @@ int sc_main(int argc, char** argv) {
   std::printf("; %llu of 4096 slots full at the end\n\n",
               static_cast<unsigned long long>(table_size));
   const double base = rows.size() > 1 ? rows[1].seconds : 0;
-  std::printf("| variant | wall s | commands/s | engine cycles | cycles/s | vs (a) | responses = model |\n");
+  std::printf(
+      "| variant | wall s | commands/s | engine cycles | cycles/s | vs (a) | responses = model "
+      "|\n");
   std::printf("|---|---:|---:|---:|---:|---:|---|\n");
   bool ok = true;
   for (const Row& r : rows) {
@@ -419,8 +422,8 @@ int sc_main(int argc, char** argv) {
   if (rows.size() > 2 && rows[1].seconds > 0 && rows[2].seconds > 0) {
     const double ratio = rows[2].seconds / rows[1].seconds;
     std::printf("\nwall-time ratio %s / (a): %.2f (%s is %.2fx faster)\n",
-                opt.systemc == "sc" ? "(b)" : "(c)", ratio, ratio > 1 ? "(a)" : "the SystemC variant",
-                ratio > 1 ? ratio : 1 / ratio);
+                opt.systemc == "sc" ? "(b)" : "(c)", ratio,
+                ratio > 1 ? "(a)" : "the SystemC variant", ratio > 1 ? ratio : 1 / ratio);
   }
   return ok ? 0 : 1;
 }

@@ -19,10 +19,9 @@ FlashArray::FlashArray(const Geometry& geometry, uint32_t spare_words_per_page, 
       m_spare(geometry.pages() * spare_words_per_page, kNone),
       m_tokens(store_tokens ? geometry.slots() : 0, 0) {
   if (uint64_t(spare_words_per_page) * 4 > geometry.spare_bytes) {
-    throw std::invalid_argument("the mapping scheme needs " +
-                                std::to_string(spare_words_per_page * 4) +
-                                " spare bytes per page but the flash has " +
-                                std::to_string(geometry.spare_bytes));
+    throw std::invalid_argument(
+        "the mapping scheme needs " + std::to_string(spare_words_per_page * 4) +
+        " spare bytes per page but the flash has " + std::to_string(geometry.spare_bytes));
   }
 }
 
@@ -52,7 +51,8 @@ void FlashArray::erase(BlockId block) {
 
 void FlashArray::clear_page(PageId page) {
   std::fill_n(&m_spare[uint64_t(page) * m_spare_words], m_spare_words, kNone);
-  if (m_store_tokens) std::fill_n(&m_tokens[m_geometry.first_slot(page)], m_geometry.units_per_page, 0);
+  if (m_store_tokens)
+    std::fill_n(&m_tokens[m_geometry.first_slot(page)], m_geometry.units_per_page, 0);
 }
 
 void FlashArray::journal_program(BlockId block) {
@@ -63,7 +63,8 @@ void FlashArray::journal_erase(BlockId block) {
   JournalEntry entry{true, block, kNotDone, m_write_pointer[block], {}, {}};
   const PageId first = m_geometry.first_page(block);
   const auto spare_begin = m_spare.begin() + uint64_t(first) * m_spare_words;
-  entry.old_spare.assign(spare_begin, spare_begin + uint64_t(m_geometry.pages_per_block) * m_spare_words);
+  entry.old_spare.assign(spare_begin,
+                         spare_begin + uint64_t(m_geometry.pages_per_block) * m_spare_words);
   if (m_store_tokens) {
     const auto token_begin = m_tokens.begin() + m_geometry.first_slot(first);
     entry.old_tokens.assign(token_begin, token_begin + uint64_t(m_geometry.pages_per_block) *

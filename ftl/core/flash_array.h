@@ -46,7 +46,7 @@ class FlashArray {
   bool journal_on() const { return m_journal_on; }
   uint64_t journal_next_entry() const { return m_journal_base + m_journal.size(); }
   void journal_complete(uint64_t entry, Picoseconds done);  // the models say when it finished
-  void journal_retire(Picoseconds now);  // forget operations completed by `now`
+  void journal_retire(Picoseconds now);                     // forget operations completed by `now`
   // Undoes every journaled operation not completed by `cut`; returns how many were undone.
   uint64_t power_cut(Picoseconds cut);
 

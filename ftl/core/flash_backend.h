@@ -88,8 +88,9 @@ class FlashBackend {
   uint32_t record(OpKind kind, OpClass op_class, PageId page, uint32_t bytes, uint32_t after) {
     if (!m_recording) return kNone;
     ++m_cpu.flash_ops;
-    return m_ops.push(FlashOp{kind, op_class, m_geometry.die_of_block(m_geometry.block_of_page(page)),
-                              bytes, after, page});
+    return m_ops.push(FlashOp{kind, op_class,
+                              m_geometry.die_of_block(m_geometry.block_of_page(page)), bytes, after,
+                              page});
   }
   uint32_t record_memory(OpKind kind, OpClass op_class, uint32_t bytes, uint32_t after) {
     if (!m_recording) return kNone;

@@ -13,13 +13,13 @@
 namespace ssd::ftl {
 
 enum class OpKind : uint8_t {
-  kRead,        // page read (tR) and transfer of `bytes` over the channel
-  kSpareRead,   // spare-area-only read (its own array time) and transfer of `bytes`
-  kProgram,     // transfer of `bytes` in, then tPROG
-  kErase,       // tBERS, no data
-  kDramRead,    // controller DRAM access of `bytes`
+  kRead,       // page read (tR) and transfer of `bytes` over the channel
+  kSpareRead,  // spare-area-only read (its own array time) and transfer of `bytes`
+  kProgram,    // transfer of `bytes` in, then tPROG
+  kErase,      // tBERS, no data
+  kDramRead,   // controller DRAM access of `bytes`
   kDramWrite,
-  kNvramRead,   // controller NVRAM access of `bytes`
+  kNvramRead,  // controller NVRAM access of `bytes`
   kNvramWrite,
 };
 
@@ -30,10 +30,10 @@ inline constexpr int kOpClasses = 3;
 struct FlashOp {
   OpKind kind;
   OpClass op_class;
-  uint32_t die;     // flat die number (geometry.h); unused for memory operations
-  uint32_t bytes;   // data moved over the channel or to/from memory
-  uint32_t after;   // index of the operation in the same list this one waits for, or kNone
-  PageId page;      // page (or first page of the block, for erases); for traces and journals
+  uint32_t die;    // flat die number (geometry.h); unused for memory operations
+  uint32_t bytes;  // data moved over the channel or to/from memory
+  uint32_t after;  // index of the operation in the same list this one waits for, or kNone
+  PageId page;     // page (or first page of the block, for erases); for traces and journals
 };
 
 inline bool is_flash_op(OpKind kind) { return kind <= OpKind::kErase; }
@@ -44,8 +44,8 @@ struct CpuWork {
   uint64_t hash_probes = 0;
   uint64_t tree_nodes = 0;
   uint64_t list_steps = 0;
-  uint64_t flash_ops = 0;      // NAND commands issued (firmware cost of building each one)
-  uint64_t dram_bytes = 0;     // bytes the CPU copied or touched in DRAM
+  uint64_t flash_ops = 0;   // NAND commands issued (firmware cost of building each one)
+  uint64_t dram_bytes = 0;  // bytes the CPU copied or touched in DRAM
   // VET's hash-lookup accelerator (ftl/extent/vet/accelerator_table.h): commands the CPU issued and
   // waited for, and their latencies summed, in accelerator clock cycles.
   uint64_t accelerator_commands = 0;

@@ -24,10 +24,16 @@ uint64_t FtlDevice::run(HostCommand& command) {
   m_scheme->execute(command);
   if (!m_oracle) return 0;
   switch (command.kind) {
-    case CommandKind::kWrite: m_oracle->on_write(command); return 0;
-    case CommandKind::kTrim: m_oracle->on_trim(command); return 0;
-    case CommandKind::kRead: return m_oracle->check_read(command, m_backend->delivered());
-    case CommandKind::kFlush: return 0;
+    case CommandKind::kWrite:
+      m_oracle->on_write(command);
+      return 0;
+    case CommandKind::kTrim:
+      m_oracle->on_trim(command);
+      return 0;
+    case CommandKind::kRead:
+      return m_oracle->check_read(command, m_backend->delivered());
+    case CommandKind::kFlush:
+      return 0;
   }
   return 0;
 }

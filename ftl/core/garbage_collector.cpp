@@ -17,8 +17,8 @@ void GarbageCollector::before_new_page(uint32_t plane, bool needs_block) {
   if (m_blocks.below_gc_threshold(plane)) collect_one(plane);
   // Emergency: the pool is empty and a block is needed. Each round frees at least a page, so a
   // block comes back within a bounded number of rounds; the cap guards against a bad policy.
-  for (uint32_t round = 0; needs_block && m_blocks.free_blocks(plane) == 0 &&
-                           round < m_geometry.blocks_per_plane;
+  for (uint32_t round = 0;
+       needs_block && m_blocks.free_blocks(plane) == 0 && round < m_geometry.blocks_per_plane;
        ++round) {
     if (!collect_one(plane)) break;
   }
@@ -79,7 +79,8 @@ void GarbageCollector::relocate_page(PageId page, uint32_t plane, uint32_t& last
     if ((valid_mask >> u & 1u) == 0) continue;
     const Lun lun = spare[u];
     const SlotId from = first_slot + u;
-    const SlotId to = m_gc_writer.append_on_plane(plane, lun, m_backend.flash().token(from), read_op);
+    const SlotId to =
+        m_gc_writer.append_on_plane(plane, lun, m_backend.flash().token(from), read_op);
     m_owner.relocate(lun, from, to);
     m_blocks.remove_valid(from);
     ++m_stats.gc_units_copied;

@@ -20,10 +20,10 @@ struct Geometry {
   uint32_t page_bytes = 0;
   uint32_t spare_bytes = 0;
   uint32_t sector_bytes = 0;
-  uint32_t unit_bytes = 0;      // mapping unit
+  uint32_t unit_bytes = 0;  // mapping unit
   uint32_t units_per_page = 0;
   uint32_t sectors_per_unit = 0;
-  uint64_t logical_units = 0;   // what the host can address, in mapping units
+  uint64_t logical_units = 0;  // what the host can address, in mapping units
 
   static Geometry from_platform(const config::PlatformConfig& platform);
 

@@ -13,10 +13,10 @@ inline constexpr int kCommandKinds = 4;
 struct HostCommand {
   CommandKind kind = CommandKind::kRead;
   uint64_t start_sector = 0;
-  uint32_t sector_count = 0;   // 0 for flush
-  uint64_t id = 0;             // unique per command, increasing; write data derives from it
-  Picoseconds arrival = 0;     // when the host submitted it
-  uint16_t queue = 0;          // submission queue
+  uint32_t sector_count = 0;  // 0 for flush
+  uint64_t id = 0;            // unique per command, increasing; write data derives from it
+  Picoseconds arrival = 0;    // when the host submitted it
+  uint16_t queue = 0;         // submission queue
 };
 
 const char* to_string(CommandKind kind);

@@ -12,7 +12,8 @@ void Oracle::on_write(const HostCommand& command) {
   const UnitSpan span = unit_span(command.start_sector, command.sector_count, m_sectors_per_unit);
   for (uint32_t i = 0; i < span.count; ++i) {
     const Lun lun = span.first + i;
-    m_expected[lun] = written_token(m_expected[lun], command.id, lun, span.mask_of(i), span.full_mask);
+    m_expected[lun] =
+        written_token(m_expected[lun], command.id, lun, span.mask_of(i), span.full_mask);
   }
 }
 
@@ -24,7 +25,8 @@ void Oracle::on_trim(const HostCommand& command) {
   }
 }
 
-uint64_t Oracle::check_read(const HostCommand& command, const std::vector<DeliveredUnit>& delivered) {
+uint64_t Oracle::check_read(const HostCommand& command,
+                            const std::vector<DeliveredUnit>& delivered) {
   const UnitSpan span = unit_span(command.start_sector, command.sector_count, m_sectors_per_unit);
   ++m_checked_reads;
   uint64_t bad = 0;

@@ -30,9 +30,9 @@ class PageStore {
     ++m_stats.host_units_written;
     return m_host_writer.append(lun, token, after);
   }
-  // The same on a chosen plane (the k-th of the stripe order is geometry().plane_in_stripe_order(k)),
-  // for schemes that keep a request's units together: consecutive units on one plane get
-  // consecutive slots until the plane's open block is full.
+  // The same on a chosen plane (the k-th of the stripe order is
+  // geometry().plane_in_stripe_order(k)), for schemes that keep a request's units together:
+  // consecutive units on one plane get consecutive slots until the plane's open block is full.
   SlotId write_on_plane(uint32_t plane, Lun lun, Token token, uint32_t after = kNone) {
     ++m_stats.host_units_written;
     return m_host_writer.append_on_plane(plane, lun, token, after);

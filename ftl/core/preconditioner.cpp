@@ -15,10 +15,11 @@ constexpr uint64_t kProgressEvery = 1u << 20;
 PreconditionResult precondition(FtlDevice& device, const config::PreconditionConfig& config,
                                 const std::function<void(double)>& progress) {
   const Geometry& g = device.geometry();
-  const uint64_t fill_units =
-      std::min<uint64_t>(g.logical_units, static_cast<uint64_t>(std::floor(config.fill_ratio * g.logical_units)));
+  const uint64_t fill_units = std::min<uint64_t>(
+      g.logical_units, static_cast<uint64_t>(std::floor(config.fill_ratio * g.logical_units)));
   const uint64_t overwrite_units =
-      fill_units == 0 ? 0 : static_cast<uint64_t>(std::floor(config.overwrite_ratio * g.logical_units));
+      fill_units == 0 ? 0
+                      : static_cast<uint64_t>(std::floor(config.overwrite_ratio * g.logical_units));
   const uint64_t total = fill_units + overwrite_units;
   PreconditionResult result;
   if (total == 0) return result;

@@ -49,8 +49,8 @@ void UnitWriter::start_page(uint32_t plane) {
 
 uint32_t UnitWriter::program(uint32_t plane) {
   OpenPage& open = m_open[plane];
-  const uint32_t op = m_backend.program(open.page, open.tokens.data(), open.spare.data(),
-                                        m_op_class, open.after);
+  const uint32_t op =
+      m_backend.program(open.page, open.tokens.data(), open.spare.data(), m_op_class, open.after);
   std::fill(open.tokens.begin(), open.tokens.end(), 0);
   std::fill(open.spare.begin(), open.spare.end(), kNone);
   open.page = kNone;

@@ -237,7 +237,8 @@ void ExtentFtl::move_pending(Lun lun, SlotId from, SlotId to) {
   for (size_t i = 0; i < m_pending.size(); ++i) {
     const Extent run = m_pending[i];
     if (lun < run.lun || lun >= run.end()) continue;
-    if (run.slot_of(lun) != from) throw std::logic_error("GC moved a pending unit it does not hold");
+    if (run.slot_of(lun) != from)
+      throw std::logic_error("GC moved a pending unit it does not hold");
     // Cut the run around the unit; the unit joins its left neighbour when the move keeps them
     // contiguous (GC moves a run's units in order, to consecutive slots).
     Extent parts[3];

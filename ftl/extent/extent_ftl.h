@@ -1,7 +1,7 @@
-// Extent mapping as an FTL scheme (`--ftl vet`, `--ftl emt`; shared/papers/vet-emt-extent-mapping.md,
-// docs/extent-mapping.md). The mapping table is an ExtentMap (a VET or an EMT) in controller
-// DRAM; underneath, flash is managed page by page as the paper says, with the PageStore that page
-// mapping uses (block pools, write streams, greedy GC).
+// Extent mapping as an FTL scheme (`--ftl vet`, `--ftl emt`;
+// shared/papers/vet-emt-extent-mapping.md, docs/extent-mapping.md). The mapping table is an
+// ExtentMap (a VET or an EMT) in controller DRAM; underneath, flash is managed page by page as the
+// paper says, with the PageStore that page mapping uses (block pools, write streams, greedy GC).
 //
 // How a write forms extents. An extent can only describe units that sit in consecutive slots. A
 // write's units are placed in chunks of ftl.extent_chunk_pages pages (0 = the whole write), each
@@ -115,10 +115,10 @@ class ExtentFtl final : public MappingScheme, private MappingOwner {
 
   // Figures over the timed run (host commands only; preconditioning is not counted).
   uint64_t m_timed_writes = 0, m_timed_reads = 0;
-  uint64_t m_extents_written = 0;      // extents the writes formed
-  uint64_t m_pieces_generated = 0;     // pieces they were stored as (VET: canonical extents)
-  uint64_t m_pieces_overlapped = 0;    // stored pieces the writes overlapped
-  uint64_t m_pieces_returned = 0;      // stored pieces the reads returned
+  uint64_t m_extents_written = 0;    // extents the writes formed
+  uint64_t m_pieces_generated = 0;   // pieces they were stored as (VET: canonical extents)
+  uint64_t m_pieces_overlapped = 0;  // stored pieces the writes overlapped
+  uint64_t m_pieces_returned = 0;    // stored pieces the reads returned
   uint64_t m_gc_runs = 0;
   uint64_t m_gc_splits = 0;
   uint64_t m_pending_moves = 0;

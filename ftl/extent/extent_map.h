@@ -1,7 +1,8 @@
-// The interface the extent-mapping structures implement (VET in ftl/extent/vet/, EMT in ftl/extent/emt/;
-// shared/papers/vet-emt-extent-mapping.md). An extent maps a run of logical mapping units to a
-// run of physical slots of the same length: unit `lun + i` lives in slot `slot + i`. Stored
-// extents never overlap; mapping a new extent displaces whatever mapped its units before.
+// The interface the extent-mapping structures implement (VET in ftl/extent/vet/, EMT in
+// ftl/extent/emt/; shared/papers/vet-emt-extent-mapping.md). An extent maps a run of logical
+// mapping units to a run of physical slots of the same length: unit `lun + i` lives in slot `slot +
+// i`. Stored extents never overlap; mapping a new extent displaces whatever mapped its units
+// before.
 //
 // The structures are plain data structures: they know nothing of flash. The extent FTL
 // (ftl/extent/extent_ftl.h) decides where data goes and feeds them physically contiguous runs.

@@ -30,7 +30,8 @@ std::unique_ptr<ExtentMap> make_extent_map(const std::string& structure,
                                            const Geometry& geometry, CpuWork& cpu,
                                            HashEngine* hash_engine) {
   const ExtentSpace space{geometry.logical_units, geometry.slots()};
-  if (structure == "vet") return std::make_unique<VetMap>(space, vet_options(platform, hash_engine), cpu);
+  if (structure == "vet")
+    return std::make_unique<VetMap>(space, vet_options(platform, hash_engine), cpu);
   if (structure == "emt") return std::make_unique<EmtMap>(space, cpu);
   throw std::invalid_argument("unknown extent-mapping structure '" + structure + "'");
 }

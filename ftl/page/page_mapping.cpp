@@ -18,7 +18,8 @@ uint64_t PageMapping::mapping_memory_bytes() const {
 }
 
 void PageMapping::read(const HostCommand& command) {
-  const UnitSpan span = unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  const UnitSpan span =
+      unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
   m_backend.cpu().table_lookups += span.count;
   m_backend.dram(false, span.count * m_entry_bytes, OpClass::kHostRead);
   uint32_t i = 0;
@@ -44,7 +45,8 @@ void PageMapping::read(const HostCommand& command) {
 }
 
 void PageMapping::write(const HostCommand& command) {
-  const UnitSpan span = unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  const UnitSpan span =
+      unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
   m_backend.cpu().table_lookups += span.count;
   m_backend.dram(true, span.count * m_entry_bytes, OpClass::kHostWrite);
   for (uint32_t i = 0; i < span.count; ++i) {
@@ -65,7 +67,8 @@ void PageMapping::write(const HostCommand& command) {
 }
 
 void PageMapping::trim(const HostCommand& command) {
-  const UnitSpan span = unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  const UnitSpan span =
+      unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
   m_backend.cpu().table_lookups += span.count;
   for (uint32_t i = 0; i < span.count; ++i) {
     const Lun lun = span.first + i;

@@ -5,13 +5,13 @@
 // for answers (models/controller/ftl_processor.h).
 #pragma once
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
+#include "ftl/extent/vet/hash_engine.h"
 #include "models/accelerator/hash_accelerator.h"
 #include "models/common/sim_time.h"
-#include "ftl/extent/vet/hash_engine.h"
 
 namespace ssd::models {
 

@@ -30,8 +30,9 @@ std::string accelerator_problem(const config::AcceleratorConfig& accelerator) {
              std::to_string(c.ways);
   }
   return "key 'accelerator.engine': 'rtl' needs a Verilated engine of accelerator.bucket_bits x "
-         "accelerator.ways = " + std::to_string(accelerator.bucket_bits) + " x " +
-         std::to_string(accelerator.ways) + "; this build has " + built;
+         "accelerator.ways = " +
+         std::to_string(accelerator.bucket_bits) + " x " + std::to_string(accelerator.ways) +
+         "; this build has " + built;
 #else
   return "key 'accelerator.engine': 'rtl' needs the RTL, and this build has none (configure "
          "with -DSSD_BUILD_RTL=ON; needs Verilator)";

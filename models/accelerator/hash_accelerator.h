@@ -11,13 +11,13 @@
 #include <memory>
 #include <string>
 
+#include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "config/platform_config.h"
-#include "models/common/sim_time.h"
 #include "ftl/extent/vet/hash_engine.h"
+#include "models/common/sim_time.h"
 
 namespace ssd::models {
 

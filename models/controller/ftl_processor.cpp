@@ -120,7 +120,8 @@ void FtlProcessor::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_ti
   Picoseconds completion = cpu_end;
   for (uint32_t i = 0; i < ops.size(); ++i) {
     const ftl::FlashOp& op = ops[i];
-    const Picoseconds op_ready = op.after == ftl::kNone ? cpu_end : std::max(cpu_end, m_done[op.after]);
+    const Picoseconds op_ready =
+        op.after == ftl::kNone ? cpu_end : std::max(cpu_end, m_done[op.after]);
     m_done[i] = issue(op, op_ready);
     backend.op_completed(i, m_done[i]);
     m_all_done_at = std::max(m_all_done_at, m_done[i]);
@@ -132,4 +133,3 @@ void FtlProcessor::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_ti
 }
 
 }  // namespace ssd::models
-

@@ -12,10 +12,10 @@
 #include <cstdint>
 #include <vector>
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
 
 #include "config/platform_config.h"
 #include "ftl/core/ftl_device.h"
@@ -46,7 +46,7 @@ struct FirmwareTotals {
   uint64_t mapping_cycles = 0;  // of which mapping primitives (CpuCosts::mapping_cycles)
   Picoseconds busy_ps = 0;      // CPU time, accelerator waits included
   Picoseconds accelerator_wait_ps = 0;
-  ftl::CpuWork work;            // primitive counts
+  ftl::CpuWork work;  // primitive counts
 };
 
 class AcceleratorPort;

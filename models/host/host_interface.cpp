@@ -54,14 +54,15 @@ Picoseconds HostInterface::submit(ftl::HostCommand& command, Picoseconds submitt
   m_extension.command = &command;
   m_extension.mismatches = 0;
   m_payload.set_command(command.kind == ftl::CommandKind::kRead ? tlm::TLM_READ_COMMAND
-                                                                 : tlm::TLM_WRITE_COMMAND);
+                                                                : tlm::TLM_WRITE_COMMAND);
   m_payload.set_address(command.start_sector);
   m_payload.set_data_length(static_cast<unsigned>(bytes));
   m_payload.set_streaming_width(static_cast<unsigned>(bytes));
   m_payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time delay = to_sc_time(ready) - sc_core::sc_time_stamp();
   socket->b_transport(m_payload, delay);
-  if (m_payload.is_response_error()) SC_REPORT_ERROR(name(), m_payload.get_response_string().c_str());
+  if (m_payload.is_response_error())
+    SC_REPORT_ERROR(name(), m_payload.get_response_string().c_str());
   Picoseconds completion = to_ps(sc_core::sc_time_stamp() + delay);
   if (command.kind == ftl::CommandKind::kRead) {  // read data crosses back
     const Picoseconds start = std::max(completion, m_to_host_free);
@@ -84,8 +85,8 @@ void HostInterface::record(const ftl::HostCommand& command, Picoseconds arrival,
   if (m_options.request_log) {
     *m_options.request_log << command.id << ',' << ftl::to_string(command.kind) << ','
                            << command.start_sector << ',' << command.sector_count << ','
-                           << arrival / 1000 << ',' << submitted / 1000 << ','
-                           << completion / 1000 << ',' << (completion - arrival) / 1000 << '\n';
+                           << arrival / 1000 << ',' << submitted / 1000 << ',' << completion / 1000
+                           << ',' << (completion - arrival) / 1000 << '\n';
   }
 }
 
@@ -94,7 +95,8 @@ void HostInterface::run() {
   keeper.reset();
   m_wall_start = m_last_progress = std::chrono::steady_clock::now();
   if (m_options.request_log) {
-    *m_options.request_log << "id,kind,start_sector,sectors,arrival_ns,submit_ns,complete_ns,latency_ns\n";
+    *m_options.request_log
+        << "id,kind,start_sector,sectors,arrival_ns,submit_ns,complete_ns,latency_ns\n";
   }
   workload::Request request;
   ftl::HostCommand command;
@@ -133,7 +135,8 @@ void HostInterface::maybe_report_progress() {
   if (!m_options.progress) return;
   const auto now = std::chrono::steady_clock::now();
   const double since_start = std::chrono::duration<double>(now - m_wall_start).count();
-  if (since_start < 2.0 || std::chrono::duration<double>(now - m_last_progress).count() < 1.0) return;
+  if (since_start < 2.0 || std::chrono::duration<double>(now - m_last_progress).count() < 1.0)
+    return;
   m_last_progress = now;
   m_progress_shown = true;
   const uint64_t done = m_stats.total_completed();

@@ -18,9 +18,9 @@
 #include <queue>
 #include <vector>
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include "config/platform_config.h"
 #include "config/scenario_config.h"
@@ -32,12 +32,12 @@
 namespace ssd::models {
 
 struct HostInterfaceOptions {
-  uint32_t queue_depth = 32;         // closed loop: commands in flight
+  uint32_t queue_depth = 32;  // closed loop: commands in flight
   uint32_t sector_bytes = 512;
-  uint32_t open_loop_slots = 1024;   // open loop: submission queue entries in all
-  Picoseconds duration_ps = 0;       // stop submitting after this simulated time (0 = no limit)
-  uint64_t expected_requests = 0;    // for progress percentages (0 = unknown)
-  bool progress = false;             // print progress to stderr on long runs
+  uint32_t open_loop_slots = 1024;      // open loop: submission queue entries in all
+  Picoseconds duration_ps = 0;          // stop submitting after this simulated time (0 = no limit)
+  uint64_t expected_requests = 0;       // for progress percentages (0 = unknown)
+  bool progress = false;                // print progress to stderr on long runs
   std::ostream* request_log = nullptr;  // CSV of every command, or none
 };
 

@@ -39,8 +39,7 @@ void MemoryModel::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& de
   }
 
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const Picoseconds done =
-      m_timing.schedule(is_write, bytes, to_ps(now + delay));
+  const Picoseconds done = m_timing.schedule(is_write, bytes, to_ps(now + delay));
   delay = to_sc_time(done) - now;
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }

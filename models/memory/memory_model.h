@@ -5,9 +5,9 @@
 // buffer. Loosely timed: the completion comes back as the annotated delay, without wait().
 #pragma once
 
+#include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "models/memory/memory_timing.h"
 

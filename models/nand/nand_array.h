@@ -4,9 +4,9 @@
 // the FTL keeps the functional content of the flash.
 #pragma once
 
+#include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "models/nand/nand_timing.h"
 

@@ -94,11 +94,16 @@ NandTiming::NandTiming(const NandTimingParams& params) : m_params(params) {
 NandTiming::Shape NandTiming::shape_of(const ftl::FlashOp& op) const {
   const Picoseconds cmd = m_params.t_command;
   switch (op.kind) {
-    case ftl::OpKind::kRead: return {cmd, m_params.t_read, transfer_ps(op.bytes)};
-    case ftl::OpKind::kSpareRead: return {cmd, m_params.t_spare_read, transfer_ps(op.bytes)};
-    case ftl::OpKind::kProgram: return {cmd + transfer_ps(op.bytes), m_params.t_program, 0};
-    case ftl::OpKind::kErase: return {cmd, m_params.t_erase, 0};
-    default: return {0, 0, 0};  // memory kinds never get here (schedule() filters them)
+    case ftl::OpKind::kRead:
+      return {cmd, m_params.t_read, transfer_ps(op.bytes)};
+    case ftl::OpKind::kSpareRead:
+      return {cmd, m_params.t_spare_read, transfer_ps(op.bytes)};
+    case ftl::OpKind::kProgram:
+      return {cmd + transfer_ps(op.bytes), m_params.t_program, 0};
+    case ftl::OpKind::kErase:
+      return {cmd, m_params.t_erase, 0};
+    default:
+      return {0, 0, 0};  // memory kinds never get here (schedule() filters them)
   }
 }
 
@@ -161,8 +166,8 @@ Picoseconds NandTiming::queue_gc(const ftl::FlashOp& op, const Shape& shape, Pic
   // the die and channel have. It is not reserved: later host work may take that place, and the
   // operation is placed for real when an operation passes it (materialize_gc).
   const Overtake fixed{false, die, ftl::OpClass::kGc, ready};
-  const Placement at =
-      place(die, shape, std::max({ready, m_gc_tail[die], m_gc_cursor[die], m_die_floor[die]}), fixed);
+  const Placement at = place(
+      die, shape, std::max({ready, m_gc_tail[die], m_gc_cursor[die], m_die_floor[die]}), fixed);
   m_gc_queue[die].back().planned_start = at.start;
   m_gc_tail[die] = at.end;
   return at.end;
@@ -222,7 +227,8 @@ Picoseconds NandTiming::channel_gap(uint32_t channel, Picoseconds earliest, Pico
 
 void NandTiming::reserve(uint32_t die, ftl::OpClass op_class, const Shape& shape,
                          const Placement& at) {
-  if (at.end > at.start) insert_sorted(m_die_slots[die], DieSlot{at.start, at.end, shape, op_class});
+  if (at.end > at.start)
+    insert_sorted(m_die_slots[die], DieSlot{at.start, at.end, shape, op_class});
   auto& channel = m_channel_slots[channel_of(die)];
   if (shape.in_ps > 0) {
     insert_sorted(channel, ChannelSlot{at.start, at.start + shape.in_ps, at.start, die, op_class});

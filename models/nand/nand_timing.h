@@ -32,13 +32,13 @@ using ftl::Picoseconds;
 
 struct NandTimingParams {
   uint32_t channels = 1;
-  uint32_t dies = 1;              // all dies; die d sits on channel d % channels
-  Picoseconds t_read = 0;         // tR
-  Picoseconds t_spare_read = 0;   // array time of a spare-area-only read
-  Picoseconds t_program = 0;      // tPROG
-  Picoseconds t_erase = 0;        // tBERS
-  Picoseconds t_command = 0;      // command and address cycles on the channel, per operation
-  double ps_per_byte = 0.0;       // data transfer on the channel
+  uint32_t dies = 1;             // all dies; die d sits on channel d % channels
+  Picoseconds t_read = 0;        // tR
+  Picoseconds t_spare_read = 0;  // array time of a spare-area-only read
+  Picoseconds t_program = 0;     // tPROG
+  Picoseconds t_erase = 0;       // tBERS
+  Picoseconds t_command = 0;     // command and address cycles on the channel, per operation
+  double ps_per_byte = 0.0;      // data transfer on the channel
 
   static NandTimingParams from_config(const config::NandConfig& nand);
 };
@@ -116,7 +116,8 @@ class NandTiming {
   };
 
   Shape shape_of(const ftl::FlashOp& op) const;
-  Placement place(uint32_t die, const Shape& shape, Picoseconds earliest, const Overtake& rule) const;
+  Placement place(uint32_t die, const Shape& shape, Picoseconds earliest,
+                  const Overtake& rule) const;
   Picoseconds channel_gap(uint32_t channel, Picoseconds earliest, Picoseconds length,
                           const Overtake& rule) const;
   void reserve(uint32_t die, ftl::OpClass op_class, const Shape& shape, const Placement& at);

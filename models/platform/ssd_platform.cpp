@@ -32,7 +32,8 @@ HostInterfaceOptions host_options(const config::LoadedConfig& config,
   const auto& workload = config.scenario.workload;
   HostInterfaceOptions host;
   host.queue_depth = workload.queue_depth;
-  host.open_loop_slots = config.platform.host.submission_queues * config.platform.host.max_queue_depth;
+  host.open_loop_slots =
+      config.platform.host.submission_queues * config.platform.host.max_queue_depth;
   host.duration_ps = static_cast<Picoseconds>(workload.duration_ms * 1e9);
   host.expected_requests = workload.requests;
   host.progress = options.progress;
@@ -61,14 +62,16 @@ SsdPlatform::SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfi
     device_options.hash_engine = m_accelerator_port.get();
   }
   m_device = std::make_unique<ftl::FtlDevice>(platform, device_options);
-  m_source = workload::make_workload_source(
-      m_config.scenario.workload, config::logical_capacity_bytes(platform), platform.nand.sector_bytes);
+  m_source = workload::make_workload_source(m_config.scenario.workload,
+                                            config::logical_capacity_bytes(platform),
+                                            platform.nand.sector_bytes);
 
   m_nand = std::make_unique<NandArray>("nand", NandTimingParams::from_config(platform.nand));
   m_dram = std::make_unique<MemoryModel>("dram", MemoryTimingParams::from_config(platform.dram));
   m_nvram = std::make_unique<MemoryModel>("nvram", MemoryTimingParams::from_config(platform.nvram));
   m_processor = std::make_unique<FtlProcessor>("ftl_processor", platform, *m_device);
-  m_host = std::make_unique<HostInterface>("host", platform.host, *m_source, host_options(m_config, options));
+  m_host = std::make_unique<HostInterface>("host", platform.host, *m_source,
+                                           host_options(m_config, options));
 
   m_host->socket.bind(m_processor->host_socket);
   m_processor->nand_socket.bind(m_nand->socket);
@@ -87,7 +90,8 @@ void SsdPlatform::precondition() {
   auto last_shown = start;
   const auto progress = [&](double share) {
     const auto now = std::chrono::steady_clock::now();
-    if (show && seconds_since(start) > 2.0 && (share >= 1.0 || now - last_shown > std::chrono::seconds(1))) {
+    if (show && seconds_since(start) > 2.0 &&
+        (share >= 1.0 || now - last_shown > std::chrono::seconds(1))) {
       last_shown = now;
       std::fprintf(stderr, "\r  preconditioning %5.1f%%", share * 100.0);
       std::fflush(stderr);

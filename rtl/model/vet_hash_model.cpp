@@ -227,8 +227,7 @@ bool HashEngineModel::peek(uint64_t key, NodeValue& value) const {
   return p.hit;
 }
 
-void HashEngineModel::for_each(
-    const std::function<void(uint64_t, const NodeValue&)>& visit) const {
+void HashEngineModel::for_each(const std::function<void(uint64_t, const NodeValue&)>& visit) const {
   for (const Slot& s : m_slots) {
     if (s.valid) visit(s.key, s.value);
   }

@@ -1,13 +1,13 @@
 // The C++ reference model of rtl/vet_hash_engine.sv: the same table (2^bucket_bits buckets x ways
-// slots), the same hash and bucket (ftl/extent/vet/vet_hash.h, top bits), the same way choice (the lowest
-// free way), the same overflow rule (INSERT of an absent key into a full bucket stores nothing),
-// the same multi-level lookup and probe count, and the RTL's latency in cycles for every command.
-// Plain C++17: no SystemC, no Verilator. It models the answers and cycle counts, not the
+// slots), the same hash and bucket (ftl/extent/vet/vet_hash.h, top bits), the same way choice (the
+// lowest free way), the same overflow rule (INSERT of an absent key into a full bucket stores
+// nothing), the same multi-level lookup and probe count, and the RTL's latency in cycles for every
+// command. Plain C++17: no SystemC, no Verilator. It models the answers and cycle counts, not the
 // pipeline's registers; the RTL tests check both against the Verilated engine.
 //
-// The node-table shaped calls (find, insert, update, erase, clear) mirror ftl/extent/vet/node_table.h
-// but return the hardware's answer, overflow included; ftl/extent/vet/accelerator_table.h adapts any
-// HashEngine to the NodeTable VET uses.
+// The node-table shaped calls (find, insert, update, erase, clear) mirror
+// ftl/extent/vet/node_table.h but return the hardware's answer, overflow included;
+// ftl/extent/vet/accelerator_table.h adapts any HashEngine to the NodeTable VET uses.
 #pragma once
 
 #include <cstdint>
@@ -77,7 +77,9 @@ class HashEngineModel : public HashEngine {
   };
 
   Probe probe(uint32_t bucket, uint64_t key) const;
-  Slot& slot(uint32_t bucket, uint32_t way) { return m_slots[size_t{bucket} * m_config.ways + way]; }
+  Slot& slot(uint32_t bucket, uint32_t way) {
+    return m_slots[size_t{bucket} * m_config.ways + way];
+  }
   const Slot& slot(uint32_t bucket, uint32_t way) const {
     return m_slots[size_t{bucket} * m_config.ways + way];
   }

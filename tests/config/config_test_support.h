@@ -24,10 +24,10 @@ class TempToml {
  public:
   explicit TempToml(const std::string& text) {
     static std::atomic<int> counter{0};
-    m_path = (std::filesystem::temp_directory_path() /
-              ("ssd_config_test_" + std::to_string(::getpid()) + "_" +
-               std::to_string(counter++) + ".toml"))
-                 .string();
+    m_path =
+        (std::filesystem::temp_directory_path() / ("ssd_config_test_" + std::to_string(::getpid()) +
+                                                   "_" + std::to_string(counter++) + ".toml"))
+            .string();
     std::ofstream(m_path) << text;
   }
   ~TempToml() { std::filesystem::remove(m_path); }

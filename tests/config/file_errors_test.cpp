@@ -29,7 +29,8 @@ TEST(FileErrors, NestedTableIsAnUnknownKey) {
 }
 
 TEST(FileErrors, UnknownKeyInAKnownSubTable) {
-  const std::string message = platform_error("[ftl]\nscheme = \"vet\"\n[ftl.vet]\ninsertoin = \"lis\"\n");
+  const std::string message =
+      platform_error("[ftl]\nscheme = \"vet\"\n[ftl.vet]\ninsertoin = \"lis\"\n");
   EXPECT_THAT(message, HasSubstr("FILE:4: key 'ftl.vet.insertoin': unknown key"));
   EXPECT_THAT(message, HasSubstr("did you mean 'ftl.vet.insertion'"));
 }

@@ -12,9 +12,10 @@ namespace {
 using ::testing::HasSubstr;
 
 TEST(Overrides, ApplyToPlatformAndScenario) {
-  const LoadedConfig c = load_config("", "", {"nand.channels=4", "ftl.scheme=dftl",
-                                              "workload.read_ratio=0.25", "run.oracle=false",
-                                              "scenario.name=\"quoted name\""});
+  const LoadedConfig c =
+      load_config("", "",
+                  {"nand.channels=4", "ftl.scheme=dftl", "workload.read_ratio=0.25",
+                   "run.oracle=false", "scenario.name=\"quoted name\""});
   EXPECT_EQ(c.platform.nand.channels, 4u);
   EXPECT_EQ(c.platform.ftl.scheme, "dftl");
   EXPECT_DOUBLE_EQ(c.scenario.workload.read_ratio, 0.25);
@@ -44,8 +45,8 @@ TEST(Overrides, LaterOverrideWins) {
 }
 
 TEST(Overrides, IntegerAcceptedForFloatKeyAndTomlNumberSyntax) {
-  const LoadedConfig c = load_config("", "", {"nand.t_read_us=70", "dram.capacity_bytes=0x4000000",
-                                              "workload.requests=1_000"});
+  const LoadedConfig c = load_config(
+      "", "", {"nand.t_read_us=70", "dram.capacity_bytes=0x4000000", "workload.requests=1_000"});
   EXPECT_DOUBLE_EQ(c.platform.nand.t_read_us, 70.0);
   EXPECT_EQ(c.platform.dram.capacity_bytes, 64u << 20);
   EXPECT_EQ(c.scenario.workload.requests, 1000u);

@@ -17,7 +17,8 @@ uint64_t default_logical_bytes() { return logical_capacity_bytes(PlatformConfig{
 TEST(ScenarioValidation, AddressSpanPastDeviceEnd) {
   const std::string span = std::to_string(default_logical_bytes());
   EXPECT_THAT(scenario_error("[workload]\naddress_start_bytes = 4096\n"
-                             "address_span_bytes = " + span + "\n"),
+                             "address_span_bytes = " +
+                             span + "\n"),
               HasSubstr("FILE:3: key 'workload.address_span_bytes': address_start_bytes + "
                         "address_span_bytes runs past the logical capacity"));
 }
@@ -104,13 +105,16 @@ TEST(ScenarioValidation, UnknownEnumValues) {
 TEST(ScenarioValidation, TraceNeedsAFileAndAUsableDevice) {
   EXPECT_THAT(scenario_error("[workload]\nkind = \"trace\"\n"),
               HasSubstr("key 'workload.trace_file': must name a trace file"));
-  EXPECT_THAT(scenario_error("[workload]\nkind = \"trace\"\ntrace_file = \"t.csv\"\ndevice = \"-1\"\n"),
-              HasSubstr("FILE:4: key 'workload.device': must be 'all' or a device number (got '-1')"));
-  EXPECT_THAT(scenario_error("[workload]\nspeed = 0\n"), HasSubstr("key 'workload.speed': must be > 0"));
+  EXPECT_THAT(
+      scenario_error("[workload]\nkind = \"trace\"\ntrace_file = \"t.csv\"\ndevice = \"-1\"\n"),
+      HasSubstr("FILE:4: key 'workload.device': must be 'all' or a device number (got '-1')"));
+  EXPECT_THAT(scenario_error("[workload]\nspeed = 0\n"),
+              HasSubstr("key 'workload.speed': must be > 0"));
 }
 
 TEST(ScenarioValidation, TraceRunsNeedNoRequestCount) {
-  TempToml ok("[workload]\nkind = \"trace\"\ntrace_file = \"t.csv\"\nrequests = 0\ndevice = \"12\"\n");
+  TempToml ok(
+      "[workload]\nkind = \"trace\"\ntrace_file = \"t.csv\"\nrequests = 0\ndevice = \"12\"\n");
   EXPECT_NO_THROW(load_config("", ok.path(), {}));
 }
 
@@ -119,8 +123,9 @@ TEST(ScenarioValidation, TracePathIsRelativeToTheScenarioFileButNotToSet) {
   const std::filesystem::path folder = std::filesystem::path(file.path()).parent_path();
   EXPECT_EQ(load_config("", file.path(), {}).scenario.workload.trace_file,
             (folder / "traces/t.csv").string());
-  EXPECT_EQ(load_config("", file.path(), {"workload.trace_file=here.csv"}).scenario.workload.trace_file,
-            "here.csv");
+  EXPECT_EQ(
+      load_config("", file.path(), {"workload.trace_file=here.csv"}).scenario.workload.trace_file,
+      "here.csv");
   TempToml absolute("[workload]\nkind = \"trace\"\ntrace_file = \"/data/t.csv\"\n");
   EXPECT_EQ(load_config("", absolute.path(), {}).scenario.workload.trace_file, "/data/t.csv");
 }

@@ -24,10 +24,10 @@ TEST(PlatformRun, DefaultPlatformAndScenarioPassTheOracle) {
 }
 
 TEST(PlatformRun, DefaultPlatformWithGarbageCollectionPassesTheOracle) {
-  const auto report = run_platform("platforms/default.toml",
-                                   {"precondition.fill_ratio=1.0", "precondition.overwrite_ratio=1.0",
-                                    "workload.read_ratio=0.3", "workload.trim_ratio=0.05",
-                                    "workload.requests=30000"});
+  const auto report = run_platform(
+      "platforms/default.toml",
+      {"precondition.fill_ratio=1.0", "precondition.overwrite_ratio=1.0", "workload.read_ratio=0.3",
+       "workload.trim_ratio=0.05", "workload.requests=30000"});
   expect_clean_run(report);
   EXPECT_GT(report.gc_invocations, 0u);
   EXPECT_GT(report.gc_units_written, 0u);

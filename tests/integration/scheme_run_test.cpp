@@ -110,14 +110,12 @@ void expect_accelerated_run(const std::string& engine, uint32_t bucket_bits, uin
   EXPECT_EQ(a.buckets, 1u << bucket_bits);
   EXPECT_EQ(a.ways, ways);
   EXPECT_GT(a.commands, 0u);
-  EXPECT_GE(a.cycles, 3 * a.commands);  // at least the pipeline's 3 cycles each
+  EXPECT_GE(a.cycles, 3 * a.commands);           // at least the pipeline's 3 cycles each
   EXPECT_EQ(a.wait_ns, a.cycles * 2500 / 1000);  // 400 MHz: 2.5 ns a cycle
   EXPECT_GT(a.entries, 0u);
 }
 
-TEST(SchemeRun, VetOnTheAcceleratorModelPassesTheOracle) {
-  expect_accelerated_run("model", 13, 8);
-}
+TEST(SchemeRun, VetOnTheAcceleratorModelPassesTheOracle) { expect_accelerated_run("model", 13, 8); }
 
 #if SSD_HAVE_RTL
 TEST(SchemeRun, VetOnTheRtlAcceleratorPassesTheOracle) { expect_accelerated_run("rtl", 10, 4); }

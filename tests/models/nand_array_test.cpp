@@ -33,7 +33,9 @@ NandTimingParams test_params() {
   return p;
 }
 
-FlashOp read(uint32_t die) { return FlashOp{OpKind::kRead, OpClass::kHostRead, die, kPage, ftl::kNone, 0}; }
+FlashOp read(uint32_t die) {
+  return FlashOp{OpKind::kRead, OpClass::kHostRead, die, kPage, ftl::kNone, 0};
+}
 FlashOp program(uint32_t die) {
   return FlashOp{OpKind::kProgram, OpClass::kHostWrite, die, kPage, ftl::kNone, 0};
 }

@@ -19,12 +19,12 @@ NandTimingParams test_params() {
   NandTimingParams p;
   p.channels = 2;
   p.dies = 4;
-  p.t_read = 50'000'000;          // 50 us
-  p.t_spare_read = 20'000'000;    // 20 us
-  p.t_program = 500'000'000;      // 500 us
-  p.t_erase = 3'000'000'000;      // 3 ms
-  p.t_command = 10'000;           // 10 ns
-  p.ps_per_byte = 1000.0;         // 1 GB/s
+  p.t_read = 50'000'000;        // 50 us
+  p.t_spare_read = 20'000'000;  // 20 us
+  p.t_program = 500'000'000;    // 500 us
+  p.t_erase = 3'000'000'000;    // 3 ms
+  p.t_command = 10'000;         // 10 ns
+  p.ps_per_byte = 1000.0;       // 1 GB/s
   return p;
 }
 
@@ -138,8 +138,7 @@ TEST(NandTiming, HostReadGoesAheadOfQueuedWritesAndGcAfterHostWrites) {
   // A second host write goes after the first (FIFO within a class) but ahead of both GC ops.
   EXPECT_EQ(nand.schedule(host_program(0), 5'000), read_end + 2 * kProgram);
   // Which pushed the GC program and GC erase back by one program: a last GC op shows it.
-  EXPECT_EQ(nand.schedule(gc_erase(0), 6'000),
-            read_end + 3 * kProgram + 2 * (kCmd + kErase));
+  EXPECT_EQ(nand.schedule(gc_erase(0), 6'000), read_end + 3 * kProgram + 2 * (kCmd + kErase));
 }
 
 TEST(NandTiming, MovedReservationsFreeTheChannelForTheOvertakingRead) {
@@ -207,14 +206,16 @@ TEST(NandTimingPriority, HostReadOvertakesALongChainedGcBatch) {
   const auto& p = timing.params();
   Picoseconds done = 0;
   for (int i = 0; i < 50; ++i) {
-    done = timing.schedule(ftl::FlashOp{ftl::OpKind::kRead, ftl::OpClass::kGc, 0, 4096, ftl::kNone, 0}, done);
-    done = timing.schedule(ftl::FlashOp{ftl::OpKind::kProgram, ftl::OpClass::kGc, 0, 4096, ftl::kNone, 0}, done);
+    done = timing.schedule(
+        ftl::FlashOp{ftl::OpKind::kRead, ftl::OpClass::kGc, 0, 4096, ftl::kNone, 0}, done);
+    done = timing.schedule(
+        ftl::FlashOp{ftl::OpKind::kProgram, ftl::OpClass::kGc, 0, 4096, ftl::kNone, 0}, done);
   }
   const Picoseconds arrival = 1'000'000'000;  // 1 ms into a batch that lasts about 28 ms
   ASSERT_GT(done, 20 * arrival);
   timing.advance(arrival);
-  const Picoseconds read_done =
-      timing.schedule(ftl::FlashOp{ftl::OpKind::kRead, ftl::OpClass::kHostRead, 0, 4096, ftl::kNone, 0}, arrival);
+  const Picoseconds read_done = timing.schedule(
+      ftl::FlashOp{ftl::OpKind::kRead, ftl::OpClass::kHostRead, 0, 4096, ftl::kNone, 0}, arrival);
   const Picoseconds read_alone = p.t_command + p.t_read + timing.transfer_ps(4096);
   const Picoseconds longest_gc_op = p.t_command + timing.transfer_ps(4096) + p.t_program;
   EXPECT_LE(read_done, arrival + longest_gc_op + read_alone);

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <vector>
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include "ftl/core/flash_op.h"
 #include "models/common/flash_op_extension.h"
@@ -25,7 +25,8 @@ class TlmTestInitiator : public sc_core::sc_module {
 
   tlm_utils::simple_initiator_socket<TlmTestInitiator> socket;
 
-  explicit TlmTestInitiator(sc_core::sc_module_name name) : sc_core::sc_module(name), socket("socket") {
+  explicit TlmTestInitiator(sc_core::sc_module_name name)
+      : sc_core::sc_module(name), socket("socket") {
     SC_HAS_PROCESS(TlmTestInitiator);
     SC_THREAD(run);
   }
@@ -62,8 +63,10 @@ class TlmTestInitiator : public sc_core::sc_module {
       case ftl::OpKind::kProgram:
       case ftl::OpKind::kErase:
       case ftl::OpKind::kDramWrite:
-      case ftl::OpKind::kNvramWrite: return tlm::TLM_WRITE_COMMAND;
-      default: return tlm::TLM_READ_COMMAND;
+      case ftl::OpKind::kNvramWrite:
+        return tlm::TLM_WRITE_COMMAND;
+      default:
+        return tlm::TLM_READ_COMMAND;
     }
   }
 

@@ -37,7 +37,7 @@ TEST(ReportSummary, IdentityLatencyAndTotals) {
   EXPECT_TRUE(contains(s, "tiny (platforms/tiny.toml)")) << s;
   EXPECT_TRUE(contains(s, "randread")) << s;
   EXPECT_TRUE(contains(s, "read")) << s;
-  EXPECT_TRUE(contains(s, "100.00")) << s;  // mean of 80 and 120 us
+  EXPECT_TRUE(contains(s, "100.00")) << s;     // mean of 80 and 120 us
   EXPECT_FALSE(contains(s, "  write ")) << s;  // no writes, no row
   EXPECT_TRUE(contains(s, "2000 IOPS")) << s;  // 2 requests in 1 ms
   EXPECT_TRUE(contains(s, "waf: n/a")) << s;

@@ -34,7 +34,7 @@ struct CosimStats {
   uint64_t commands = 0;
   uint64_t cycles = 0;
   uint64_t same_key_back_to_back = 0;  // accepted in consecutive cycles with the same key
-  std::array<std::array<uint64_t, 6>, 8> outcome{};  // [op][status]
+  std::array<std::array<uint64_t, 6>, 8> outcome{};                // [op][status]
   std::array<uint64_t, HashEngineModel::kMaxProbes + 1> probes{};  // multi-level probe counts
 
   uint64_t count(HashOp op, HashStatus st) const {
@@ -187,8 +187,8 @@ CosimStats cosim(uint64_t commands, uint64_t seed) {
     const CycleView v = rtl.cycle(presenting, cur);
     const bool want_ready = now >= ready_from;
     if (v.ready != want_ready) {
-      ADD_FAILURE() << "cycle " << now << ": cmd_ready " << v.ready << ", model says "
-                    << want_ready << " (seed " << seed << ")";
+      ADD_FAILURE() << "cycle " << now << ": cmd_ready " << v.ready << ", model says " << want_ready
+                    << " (seed " << seed << ")";
       return stats;
     }
     if (v.rsp_valid) {
@@ -206,9 +206,10 @@ CosimStats cosim(uint64_t commands, uint64_t seed) {
                       << ::testing::PrintToString(p.want) << " (seed " << seed << ")";
         return stats;
       }
-    } else if (!pending.empty() && now >= pending.front().accepted + pending.front().want.latency_cycles) {
-      ADD_FAILURE() << describe(pending.front()) << ": no response by cycle " << now
-                    << " (seed " << seed << ")";
+    } else if (!pending.empty() &&
+               now >= pending.front().accepted + pending.front().want.latency_cycles) {
+      ADD_FAILURE() << describe(pending.front()) << ": no response by cycle " << now << " (seed "
+                    << seed << ")";
       return stats;
     }
     if (presenting && v.ready) {
@@ -239,7 +240,8 @@ void report(const CosimStats& s) {
   for (uint32_t op = 0; op < 6; ++op) {
     os << "  " << to_string(static_cast<HashOp>(op)) << ":";
     for (uint32_t st = 0; st < 6; ++st) {
-      if (s.outcome[op][st]) os << " " << to_string(static_cast<HashStatus>(st)) << "=" << s.outcome[op][st];
+      if (s.outcome[op][st])
+        os << " " << to_string(static_cast<HashStatus>(st)) << "=" << s.outcome[op][st];
     }
     os << "\n";
   }

@@ -212,10 +212,18 @@ TEST_F(Big, LookupStreamOnePerCycle) {
 // of each is forwarded to the next).
 TEST_F(Big, BackToBackSameKeyIsSequential) {
   const uint64_t k = 0x5c0;
-  const std::vector<HashCommand> cmds = {
-      insert_cmd(k, leaf(1)), find_cmd(k),   update_cmd(k, leaf(2)), find_cmd(k),
-      delete_cmd(k),          find_cmd(k),   insert_cmd(k, leaf(3)), insert_cmd(k, leaf(4)),
-      find_cmd(k),            delete_cmd(k), delete_cmd(k),          update_cmd(k, leaf(5))};
+  const std::vector<HashCommand> cmds = {insert_cmd(k, leaf(1)),
+                                         find_cmd(k),
+                                         update_cmd(k, leaf(2)),
+                                         find_cmd(k),
+                                         delete_cmd(k),
+                                         find_cmd(k),
+                                         insert_cmd(k, leaf(3)),
+                                         insert_cmd(k, leaf(4)),
+                                         find_cmd(k),
+                                         delete_cmd(k),
+                                         delete_cmd(k),
+                                         update_cmd(k, leaf(5))};
   std::vector<HashResponse> want;
   for (const auto& c : cmds) want.push_back(model.execute(c));
   std::vector<HashResponse> got;
@@ -348,8 +356,8 @@ TEST_F(Big, MultiLookupFollowsVetSearchPath) {
 // holds cmd_ready low until its answer.
 TEST_F(Big, MultiLookupBackToBackAfterInsertAndReadyLow) {
   const std::vector<HashCommand> cmds = {insert_cmd(vkey(100, 8, 4), kInternal),
-                                         insert_cmd(vkey(100, 8, 6), leaf(6)),
-                                         mlookup_cmd(100, 8), find_cmd(vkey(100, 8, 6))};
+                                         insert_cmd(vkey(100, 8, 6), leaf(6)), mlookup_cmd(100, 8),
+                                         find_cmd(vkey(100, 8, 6))};
   size_t next = 0;
   std::vector<std::pair<uint64_t, HashResponse>> got;
   std::vector<uint64_t> accepted;

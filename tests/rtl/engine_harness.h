@@ -18,8 +18,7 @@ namespace ssd::rtl {
 inline void PrintTo(const HashResponse& r, std::ostream* os) {
   *os << to_string(r.status) << " key=0x" << std::hex << r.key << " value={0x" << r.value.w0
       << ",0x" << r.value.w1 << ",0x" << r.value.w2 << "}" << std::dec << " way=" << r.way
-      << " probes=" << r.probes << " latency=" << r.latency_cycles
-      << " issue=" << r.issue_cycles;
+      << " probes=" << r.probes << " latency=" << r.latency_cycles << " issue=" << r.issue_cycles;
 }
 
 }  // namespace ssd::rtl

@@ -39,7 +39,7 @@ TEST(VerilatedHashEngine, EverySizeAnswersLikeTheModel) {
                                   : r < 85 ? HashOp::kUpdate
                                            : HashOp::kMultiLookup);
       c.key = c.op == uint8_t(HashOp::kMultiLookup) ? rng.below(1u << 16)
-                                                   : (rng.below(3000) << 6) | rng.below(17);
+                                                    : (rng.below(3000) << 6) | rng.below(17);
       c.bits = 16;
       c.value = ftl::NodeValue{uint32_t(i), uint32_t(rng.below(2)), uint32_t(i * 3)};
       ASSERT_EQ(engine->execute(c), model.execute(c)) << "command " << i;

@@ -11,8 +11,9 @@ namespace {
 
 void fail_on_systemc_report(const sc_core::sc_report& report, const sc_core::sc_actions& actions) {
   if (report.get_severity() >= sc_core::SC_WARNING) {
-    ADD_FAILURE() << "SystemC " << (report.get_severity() == sc_core::SC_WARNING ? "warning" : "error")
-                  << " [" << report.get_msg_type() << "]: " << report.get_msg();
+    ADD_FAILURE() << "SystemC "
+                  << (report.get_severity() == sc_core::SC_WARNING ? "warning" : "error") << " ["
+                  << report.get_msg_type() << "]: " << report.get_msg();
   }
   // Keep SystemC's own handling (stop on errors) apart from its printing.
   sc_core::sc_report_handler::default_handler(report, actions & ~sc_core::SC_DISPLAY);

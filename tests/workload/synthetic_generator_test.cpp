@@ -34,7 +34,10 @@ TEST(SyntheticGenerator, RandomStaysAlignedAndInRange) {
   c.address_start_bytes = 1 << 20;
   c.address_span_bytes = 8 << 20;
   c.request_bytes = 8192;
-  for (const Request& r : [&] { SyntheticGenerator g(c, kDevice, 512); return drain(g); }()) {
+  for (const Request& r : [&] {
+         SyntheticGenerator g(c, kDevice, 512);
+         return drain(g);
+       }()) {
     EXPECT_EQ(r.start_sector % 8, 0u);
     EXPECT_GE(r.start_sector, (1u << 20) / 512);
     EXPECT_LE(r.start_sector + r.sector_count, (9u << 20) / 512);

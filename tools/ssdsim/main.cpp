@@ -91,7 +91,8 @@ std::string unknown_scheme(const ssd::config::LoadedConfig& config) {
 // "" when the accelerator settings can run in this build; --waveform needs the RTL in the loop.
 std::string accelerator_problem(const ssd::config::LoadedConfig& config, const RunArguments& args) {
   const std::string where =
-      (config.platform_path.empty() ? std::string("defaults") : config.platform_path) + " / --set: ";
+      (config.platform_path.empty() ? std::string("defaults") : config.platform_path) +
+      " / --set: ";
   const bool accelerated = ssd::models::uses_accelerator(config.platform);
   if (accelerated) {
     if (std::string problem = ssd::models::accelerator_problem(config.platform.accelerator);
@@ -112,9 +113,9 @@ int run_simulation(const RunArguments& args) {
   if (!args.ftl.empty()) overrides.push_back("ftl.scheme=" + args.ftl);
   ssd::config::LoadedConfig config;
   try {
-    config = ssd::config::load_config(args.platform.empty() ? bundled("platforms/default.toml") : args.platform,
-                                      args.scenario.empty() ? bundled("scenarios/default.toml") : args.scenario,
-                                      overrides);
+    config = ssd::config::load_config(
+        args.platform.empty() ? bundled("platforms/default.toml") : args.platform,
+        args.scenario.empty() ? bundled("scenarios/default.toml") : args.scenario, overrides);
   } catch (const ssd::config::ConfigError& error) {
     std::cerr << "ssdsim: " << error.what() << '\n';
     return kExitBadInput;
@@ -180,7 +181,8 @@ int run_simulation(const RunArguments& args) {
 
 int sc_main(int argc, char* argv[]) {
   // The host model ends the run with sc_stop(); that is the normal end, not news.
-  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
   CLI::App app{"ssdsim: SystemC/TLM-2.0 SSD co-simulator"};
   app.require_subcommand(1);
   RunArguments args;

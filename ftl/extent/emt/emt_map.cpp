@@ -74,7 +74,7 @@ void EmtMap::cut(Lun lun, Lun end, std::vector<Extent>& displaced) {
     }
     displaced.push_back(clip(e, lun, end));
     const uint32_t next = e.end() >= end ? ExtentTree::kNil : m_tree.successor(t);  // line 11
-    m_tree.erase(t);                                                                 // line 12
+    m_tree.erase(t);                                                                // line 12
     t = next;
   }
 }

@@ -5,12 +5,10 @@
 
 namespace ssd::ftl {
 
-
 AcceleratorTable::AcceleratorTable(HashEngine& engine, CpuWork& cpu)
     : m_engine(engine), m_cpu(cpu), m_overflow(cpu) {}
 
-HashResponse AcceleratorTable::run(HashOp op, uint64_t key, const NodeValue& value,
-                                        uint32_t bits) {
+HashResponse AcceleratorTable::run(HashOp op, uint64_t key, const NodeValue& value, uint32_t bits) {
   HashCommand command;
   command.op = static_cast<uint8_t>(op);
   command.key = key;
@@ -116,7 +114,8 @@ MultiLevelAnswer AcceleratorTable::multi_level_lookup(uint64_t address, uint32_t
     answer.key = r.key;
     answer.value = r.value;
   } else {
-    answer.outcome = m_overflow.size() == 0 ? MultiLevelAnswer::kNoLeaf : MultiLevelAnswer::kUnknown;
+    answer.outcome =
+        m_overflow.size() == 0 ? MultiLevelAnswer::kNoLeaf : MultiLevelAnswer::kUnknown;
   }
   return answer;
 }

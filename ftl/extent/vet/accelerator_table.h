@@ -22,8 +22,8 @@
 
 #include "ftl/core/flash_op.h"
 #include "ftl/extent/vet/chaining_table.h"
-#include "ftl/extent/vet/node_table.h"
 #include "ftl/extent/vet/hash_engine.h"
+#include "ftl/extent/vet/node_table.h"
 
 namespace ssd::ftl {
 
@@ -76,8 +76,7 @@ class AcceleratorTable final : public NodeTable {
   uint64_t overflows() const { return m_overflows; }
 
  private:
-  HashResponse run(HashOp op, uint64_t key, const NodeValue& value = {},
-                        uint32_t bits = 0);
+  HashResponse run(HashOp op, uint64_t key, const NodeValue& value = {}, uint32_t bits = 0);
 
   HashEngine& m_engine;
   CpuWork& m_cpu;

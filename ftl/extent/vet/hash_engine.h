@@ -42,10 +42,10 @@ struct HashEngineConfig {
 };
 
 struct HashCommand {
-  uint8_t op = 0;        // a HashOp, or any other 3-bit code
-  uint64_t key = 0;      // the key; multi-level: the logical address
-  NodeValue value;       // insert, update
-  uint32_t bits = 0;     // multi-level: B, the universe's address bits (0..63; VET uses <= 58)
+  uint8_t op = 0;     // a HashOp, or any other 3-bit code
+  uint64_t key = 0;   // the key; multi-level: the logical address
+  NodeValue value;    // insert, update
+  uint32_t bits = 0;  // multi-level: B, the universe's address bits (0..63; VET uses <= 58)
 };
 
 struct HashResponse {

@@ -382,8 +382,7 @@ VetNode VetMap::node_of(uint64_t key, const NodeValue& v) const {
 
 std::vector<VetNode> VetMap::node_set() const {
   std::vector<VetNode> nodes;
-  m_table->for_each(
-      [&](uint64_t key, const NodeValue& v) { nodes.push_back(node_of(key, v)); });
+  m_table->for_each([&](uint64_t key, const NodeValue& v) { nodes.push_back(node_of(key, v)); });
   std::sort(nodes.begin(), nodes.end(), [](const VetNode& a, const VetNode& b) {
     const uint64_t sa = vet_key_start(a.key), sb = vet_key_start(b.key);
     if (sa != sb) return sa < sb;

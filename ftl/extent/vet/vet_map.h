@@ -28,8 +28,8 @@
 #include "ftl/core/flash_op.h"
 #include "ftl/extent/extent_map.h"
 #include "ftl/extent/vet/canonical_extent.h"
-#include "ftl/extent/vet/node_table.h"
 #include "ftl/extent/vet/hash_engine.h"
+#include "ftl/extent/vet/node_table.h"
 #include "ftl/extent/vet/vet_memory.h"
 
 namespace ssd::ftl {
@@ -53,7 +53,7 @@ struct VetOptions {
   // when that is null, a maker whose engine the map owns (tests: rtl/model's reference model).
   // The FTL builds no engine of its own: rtl/ implements the interface, the FTL only uses it.
   HashEngine* engine = nullptr;
-  std::function<std::unique_ptr<HashEngine>()> make_engine;
+  std::function<std::unique_ptr<HashEngine>()> make_engine = nullptr;
 };
 
 enum class VetNodeKind : uint8_t { kInternal, kLeaf };
@@ -145,7 +145,7 @@ class VetMap final : public ExtentMap {
   uint32_t acquire_record(uint32_t r);
   void release_record(uint32_t r);
   void check_range(uint64_t lun, uint64_t length) const;
-  Extent extent_of(const NodeValue& leaf) const;  // not counted
+  Extent extent_of(const NodeValue& leaf) const;                // not counted
   VetNode node_of(uint64_t key, const NodeValue& value) const;  // not counted
 
   ExtentSpace m_space;
@@ -155,7 +155,7 @@ class VetMap final : public ExtentMap {
   VetMemoryLayout m_layout;
   std::unique_ptr<HashEngine> m_own_engine;  // accelerator backend without a given engine
   std::unique_ptr<NodeTable> m_table;
-  AcceleratorTable* m_accelerator = nullptr;       // m_table, when it is the accelerator's
+  AcceleratorTable* m_accelerator = nullptr;  // m_table, when it is the accelerator's
   // Marker depths of a leaf at depth d: m_marker_depths[m_marker_begin[d] .. m_marker_begin[d+1]).
   std::vector<uint8_t> m_marker_depths;
   std::vector<uint32_t> m_marker_begin;

@@ -33,7 +33,8 @@ TEST_F(FlashArrayTest, PagesOfABlockMustBeProgrammedInOrderAndOnce) {
 }
 
 TEST_F(FlashArrayTest, EraseMakesTheBlockWritableAndCounts) {
-  for (uint32_t p = 0; p < g.pages_per_block; ++p) flash.program(g.first_page(1) + p, tokens, spare);
+  for (uint32_t p = 0; p < g.pages_per_block; ++p)
+    flash.program(g.first_page(1) + p, tokens, spare);
   flash.erase(1);
   EXPECT_EQ(flash.write_pointer(1), 0u);
   EXPECT_EQ(flash.erase_count(1), 1u);

@@ -211,7 +211,7 @@ TEST_F(ExtentFtlTest, TrimUnmapsTheUnitsItCoversWhole) {
   make(extent_platform());
   write_units(0, 16);
   run_one(*device, CommandKind::kTrim, 2 * uint64_t(spu()) + 1, 6 * spu());  // units 2..8 partly
-  EXPECT_EQ(scheme().map().slot_of(2), scheme().map().slot_of(2));  // unit 2 partly: kept
+  EXPECT_EQ(scheme().map().slot_of(2), scheme().map().slot_of(2));           // unit 2 partly: kept
   EXPECT_NE(scheme().map().slot_of(2), kNone);
   for (Lun lun = 3; lun < 8; ++lun) EXPECT_EQ(scheme().map().slot_of(lun), kNone) << lun;
   EXPECT_NE(scheme().map().slot_of(8), kNone);
@@ -284,7 +284,8 @@ uint64_t run_mixed(FtlDevice& device, uint64_t commands, uint64_t seed,
     const uint64_t draw = random.below(100);
     const uint32_t units = random.below(4) == 0 ? 1 + static_cast<uint32_t>(random.below(64))
                                                 : 1 + static_cast<uint32_t>(random.below(4));
-    const uint32_t count = static_cast<uint32_t>(units * g.sectors_per_unit - random.below(g.sectors_per_unit));
+    const uint32_t count =
+        static_cast<uint32_t>(units * g.sectors_per_unit - random.below(g.sectors_per_unit));
     const uint64_t start = random.below(g.logical_sectors() - count + 1);
     const CommandKind kind = draw < 45   ? CommandKind::kWrite
                              : draw < 85 ? CommandKind::kRead

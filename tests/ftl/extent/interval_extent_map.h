@@ -12,7 +12,8 @@ namespace ssd::testing {
 class IntervalExtentMap final : public ftl::ExtentMap {
  public:
   void lookup(ftl::Lun lun, uint32_t length, std::vector<ftl::Extent>& found) override {
-    for (auto it = first_overlapping(lun); it != m_extents.end() && it->first < lun + length; ++it) {
+    for (auto it = first_overlapping(lun); it != m_extents.end() && it->first < lun + length;
+         ++it) {
       found.push_back(clip(it->second, lun, lun + length));
     }
   }

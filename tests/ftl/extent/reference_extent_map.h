@@ -30,7 +30,8 @@ class ReferenceExtentMap {
   // Mapped units of [lun, lun + length) as maximal runs.
   std::vector<ftl::Extent> lookup(ftl::Lun lun, uint32_t length) const {
     std::vector<ftl::Extent> units;
-    for (auto it = m_units.lower_bound(lun); it != m_units.end() && it->first < lun + length; ++it) {
+    for (auto it = m_units.lower_bound(lun); it != m_units.end() && it->first < lun + length;
+         ++it) {
       units.push_back({it->first, 1, it->second});
     }
     return merge_runs(units);

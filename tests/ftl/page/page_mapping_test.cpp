@@ -80,7 +80,8 @@ TEST_P(PageMappingTest, PartialWriteReadsTheOldUnitFirst) {
   run(CommandKind::kWrite, 1, 1);  // one sector inside unit 0
   const auto& ops = device.backend().ops().ops();
   bool read_before_write = false;
-  for (const auto& op : ops) read_before_write |= op.kind == OpKind::kRead && op.op_class == OpClass::kHostWrite;
+  for (const auto& op : ops)
+    read_before_write |= op.kind == OpKind::kRead && op.op_class == OpClass::kHostWrite;
   EXPECT_TRUE(read_before_write);
   EXPECT_EQ(run(CommandKind::kRead, 0, spu), 0u);
 }
@@ -128,11 +129,12 @@ TEST_P(PageMappingTest, MillionRandomCommandsOnAFullDevice) {
     const uint64_t draw = random.below(100);
     const uint32_t count = static_cast<uint32_t>(1 + random.below(spu * 4));
     const uint64_t start = random.below(sectors - count + 1);
-    const CommandKind kind = draw < 50 ? CommandKind::kWrite
+    const CommandKind kind = draw < 50   ? CommandKind::kWrite
                              : draw < 85 ? CommandKind::kRead
                              : draw < 95 ? CommandKind::kTrim
                                          : CommandKind::kFlush;
-    mismatches += run(kind, kind == CommandKind::kFlush ? 0 : start, kind == CommandKind::kFlush ? 0 : count);
+    mismatches +=
+        run(kind, kind == CommandKind::kFlush ? 0 : start, kind == CommandKind::kFlush ? 0 : count);
     if (i % 250'000 == 0) {
       check_invariants(device);
       if (HasFatalFailure()) return;
@@ -147,8 +149,10 @@ TEST_P(PageMappingTest, MillionRandomCommandsOnAFullDevice) {
 
 // One unit per page (read-modify-write of sub-page writes) and two 2 KiB units per 4 KiB page.
 INSTANTIATE_TEST_SUITE_P(UnitSizes, PageMappingTest, ::testing::Values(0u, 2048u),
-                         [](const auto& info) { return info.param == 0 ? std::string("UnitIsPage")
-                                                                       : std::string("TwoUnitsPerPage"); });
+                         [](const auto& info) {
+                           return info.param == 0 ? std::string("UnitIsPage")
+                                                  : std::string("TwoUnitsPerPage");
+                         });
 
 }  // namespace
 }  // namespace ssd::ftl

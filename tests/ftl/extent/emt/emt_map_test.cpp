@@ -132,8 +132,9 @@ TEST(EmtMap, WriteOverManyExtentsWithHolesBetween) {
   for (Lun s = 20; s < 180; s += 10) expected.push_back({s, 5, 1000 + s});
   expected.push_back({180, 2, 1180});
   EXPECT_EQ(displaced, expected);
-  EXPECT_EQ(t.map.extents(), (Extents{{0, 5, 1000}, {10, 2, 1010}, {12, 170, 3000},
-                                      {182, 3, 1182}, {190, 5, 1190}}));
+  EXPECT_EQ(
+      t.map.extents(),
+      (Extents{{0, 5, 1000}, {10, 2, 1010}, {12, 170, 3000}, {182, 3, 1182}, {190, 5, 1190}}));
 }
 
 TEST(EmtMap, FirstAndLastUnitsOfTheSpace) {

@@ -1,6 +1,6 @@
-// EMT against the per-unit reference map (tests/ftl/extent/reference_extent_map.h) on random workloads
-// of mixed extent sizes: every lookup and every displaced set must match the reference after
-// merging runs, and the stored extents must stay disjoint, with the tree valid and balanced.
+// EMT against the per-unit reference map (tests/ftl/extent/reference_extent_map.h) on random
+// workloads of mixed extent sizes: every lookup and every displaced set must match the reference
+// after merging runs, and the stored extents must stay disjoint, with the tree valid and balanced.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -130,8 +130,7 @@ TEST(ExtentTree, NeighbourStepsCountTheNodesMovedThrough) {
     const ExtentTree::Bracket b = t.bracket(key);
     ASSERT_EQ(b.at_or_below, n);
     ASSERT_EQ(b.above, s);
-    const uint32_t deepest =
-        std::max(depth(t, n), s == kNil ? 0u : depth(t, s));
+    const uint32_t deepest = std::max(depth(t, n), s == kNil ? 0u : depth(t, s));
     ASSERT_EQ(cpu.tree_nodes, deepest + 1);
     cpu.clear();
     ASSERT_EQ(t.find(key), n);

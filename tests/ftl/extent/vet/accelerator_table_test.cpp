@@ -1,6 +1,6 @@
-// VET's node table on the hash-lookup accelerator (ftl/extent/vet/accelerator_table.h), on the engine's
-// reference model: entries the engine refuses live in the software overflow table and every
-// operation sees both places; the same answers as a software table on random operations; each
+// VET's node table on the hash-lookup accelerator (ftl/extent/vet/accelerator_table.h), on the
+// engine's reference model: entries the engine refuses live in the software overflow table and
+// every operation sees both places; the same answers as a software table on random operations; each
 // command counted with its latency; the multi-level lookup used for one-address searches,
 // trusted only when it ends on a leaf.
 #include <gtest/gtest.h>
@@ -124,14 +124,14 @@ TEST(AcceleratorTable, MemoryIsTheEngineTablePlusTheOverflow) {
   AcceleratorTable table(engine, cpu);
   ChainingTable software(software_cpu);
   const uint64_t slots = 4;
-  EXPECT_EQ(table.memory_bytes(12), slots * AcceleratorTable::kSlotBytes + 1 +
-                                        software.memory_bytes(12));
+  EXPECT_EQ(table.memory_bytes(12),
+            slots * AcceleratorTable::kSlotBytes + 1 + software.memory_bytes(12));
   for (uint32_t k = 1; k <= 20; ++k) table.insert(uint64_t{k} << 6, leaf(k));
   ASSERT_GE(table.overflow_entries(), 16u);
   // A software table of as many entries has the overflow table's size (growth depends on count).
   for (uint64_t k = 0; k < table.overflow_entries(); ++k) software.insert(k << 6, leaf(1));
-  EXPECT_EQ(table.memory_bytes(12), slots * AcceleratorTable::kSlotBytes + 1 +
-                                        software.memory_bytes(12));
+  EXPECT_EQ(table.memory_bytes(12),
+            slots * AcceleratorTable::kSlotBytes + 1 + software.memory_bytes(12));
 }
 
 // The same operations on the accelerator table (a small engine: many overflows) and on a

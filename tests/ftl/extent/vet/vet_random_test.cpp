@@ -1,6 +1,6 @@
-// VET against the per-unit reference map (tests/ftl/extent/reference_extent_map.h) on random workloads
-// of mixed extent sizes, for each of the eight variants (LIS/BIS x PD/PF x chaining/cuckoo) and
-// for the accelerator backend in three sizes (vet_test::accelerator_variants):
+// VET against the per-unit reference map (tests/ftl/extent/reference_extent_map.h) on random
+// workloads of mixed extent sizes, for each of the eight variants (LIS/BIS x PD/PF x
+// chaining/cuckoo) and for the accelerator backend in three sizes (vet_test::accelerator_variants):
 // every lookup, every one-unit translation and every displaced set must match what the reference
 // holds there (after merging runs), answers come out ascending and disjoint, and the structural
 // invariants and counts (VetMap::check: nothing inside a leaf, every internal count equal to a

@@ -64,9 +64,9 @@ inline VetOptions on_reference_engine(VetOptions options, const HashEngineConfig
   return options;
 }
 
-// The accelerator backend (ftl/extent/vet/accelerator_table.h) on its reference model, in three sizes:
-// the platform's default, the RTL tests' default, and a 16 x 3 table whose buckets overflow all
-// the time, so that much of the trie lives in the software overflow table.
+// The accelerator backend (ftl/extent/vet/accelerator_table.h) on its reference model, in three
+// sizes: the platform's default, the RTL tests' default, and a 16 x 3 table whose buckets overflow
+// all the time, so that much of the trie lives in the software overflow table.
 inline std::vector<VetOptions> accelerator_variants() {
   std::vector<VetOptions> out;
   const auto add = [&](VetInsertion i, VetLayout l, uint32_t bucket_bits, uint32_t ways) {

@@ -34,9 +34,10 @@ struct Fleet {
   std::vector<std::unique_ptr<VetMap>> maps;
 };
 
-// All eight variants, and the accelerator backend in three sizes, on one workload: every answer (lookups, displaced sets, one-unit
-// translations) identical piece by piece after every operation, the same pieces stored, the
-// same node count within LIS and within BIS. Every 5000 operations the whole space is compared.
+// All eight variants, and the accelerator backend in three sizes, on one workload: every answer
+// (lookups, displaced sets, one-unit translations) identical piece by piece after every operation,
+// the same pieces stored, the same node count within LIS and within BIS. Every 5000 operations the
+// whole space is compared.
 TEST(VetVariants, IdenticalTranslations) {
   const uint64_t units = 70001;
   Fleet fleet(units);
