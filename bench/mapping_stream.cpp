@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "config/config_loader.h"
+#include "ftl/scheme_registry.h"
 #include "workload/synthetic_generator.h"
 #include "workload/trace/trace_layout.h"
 #include "workload/trace/trace_reader.h"
@@ -87,7 +88,7 @@ MappingStream synthetic_stream(const std::string& name, const config::WorkloadCo
 
 MappingStream scenario_stream(const std::string& name, const std::string& scenario_path,
                               uint64_t address_bytes) {
-  const config::LoadedConfig loaded = config::load_config("", scenario_path, {});
+  const config::LoadedConfig loaded = config::load_config("", scenario_path, {}, ftl::scheme_catalog());
   return synthetic_stream(name, loaded.scenario.workload, address_bytes);
 }
 

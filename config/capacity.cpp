@@ -51,18 +51,4 @@ uint32_t gc_reserve_blocks_per_plane(const PlatformConfig& platform) {
       ceil_ratio(platform.nand.blocks_per_plane, platform.ftl.gc_threshold));
 }
 
-uint64_t logical_blocks(const PlatformConfig& platform) {
-  const uint64_t units = logical_capacity_bytes(platform) / platform.nand.page_bytes;
-  return (units + platform.nand.pages_per_block - 1) / platform.nand.pages_per_block;
-}
-
-uint32_t fast_log_blocks(const PlatformConfig& platform) {
-  const NandConfig& n = platform.nand;
-  const uint64_t blocks = uint64_t{n.channels} * n.chips_per_channel * n.dies_per_chip *
-                          n.planes_per_die * n.blocks_per_plane;
-  const double wanted =
-      std::round(static_cast<double>(blocks) * platform.ftl.fast_log_blocks_ratio);
-  return static_cast<uint32_t>(std::max(2.0, wanted));
-}
-
 }  // namespace ssd::config

@@ -25,12 +25,4 @@ uint32_t over_provisioned_blocks_per_plane(const PlatformConfig& platform);
 // Free blocks per plane below which GC runs: ceil(gc_threshold * blocks_per_plane).
 uint32_t gc_reserve_blocks_per_plane(const PlatformConfig& platform);
 
-// Logical blocks of the block-granular schemes: logical units grouped pages_per_block at a time
-// (rounded up), for a mapping unit of one page.
-uint64_t logical_blocks(const PlatformConfig& platform);
-
-// FAST's log blocks: round(ftl.fast_log_blocks_ratio x all blocks), at least 2 (one sequential,
-// one random-write log block).
-uint32_t fast_log_blocks(const PlatformConfig& platform);
-
 }  // namespace ssd::config

@@ -14,11 +14,12 @@ namespace ssd::config {
 
 namespace {
 
-Origin origin_of(const OriginMap& origins, const std::string& key, const std::string& path,
-                 const char* defaults_name) {
+// Where the offending key's value came from; a key set nowhere has its built-in default, which
+// no file is to blame for.
+Origin origin_of(const OriginMap& origins, const std::string& key, const char* defaults_name) {
   auto it = origins.find(key);
   if (it != origins.end()) return it->second;
-  return {path.empty() ? defaults_name : path, 0};
+  return {defaults_name, 0};
 }
 
 // A trace named in a scenario file is relative to that file's folder, so a scenario and its trace
@@ -36,12 +37,13 @@ void resolve_trace_path(ScenarioConfig& scenario, const OriginMap& origins,
 }  // namespace
 
 LoadedConfig load_config(const std::string& platform_path, const std::string& scenario_path,
-                         const std::vector<std::string>& overrides) {
+                         const std::vector<std::string>& overrides, const SchemeCatalog& schemes) {
   LoadedConfig loaded;
   loaded.platform_path = platform_path;
   loaded.scenario_path = scenario_path;
-  const std::vector<KeyDef> platform = platform_keys(loaded.platform);
-  const std::vector<KeyDef> scenario = scenario_keys(loaded.scenario);
+  for (auto& group : schemes.settings_groups()) loaded.platform.ftl.settings.add(std::move(group));
+  const KeyList platform{platform_keys(loaded.platform), loaded.platform.ftl.settings.renamed()};
+  const KeyList scenario{scenario_keys(loaded.scenario), {}};
 
   OriginMap origins;
   if (!platform_path.empty()) read_config_file(platform_path, platform_file(), platform, origins);
@@ -52,13 +54,13 @@ LoadedConfig load_config(const std::string& platform_path, const std::string& sc
 
   resolve_trace_path(loaded.scenario, origins, scenario_path);
 
-  if (auto problem = find_platform_problem(loaded.platform)) {
-    throw_error(origin_of(origins, problem->key, platform_path, "(built-in platform defaults)"),
-                problem->key, problem->reason);
+  if (auto problem = find_platform_problem(loaded.platform, schemes)) {
+    throw_error(origin_of(origins, problem->key, "(built-in platform defaults)"), problem->key,
+                problem->reason);
   }
   if (auto problem = find_scenario_problem(loaded.scenario, loaded.platform)) {
-    throw_error(origin_of(origins, problem->key, scenario_path, "(built-in scenario defaults)"),
-                problem->key, problem->reason);
+    throw_error(origin_of(origins, problem->key, "(built-in scenario defaults)"), problem->key,
+                problem->reason);
   }
   return loaded;
 }

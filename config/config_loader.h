@@ -1,6 +1,8 @@
 // Reads platform and scenario TOML files, applies `--set key=value` overrides and checks the
 // result. Every key is known by name and type: an unknown key, a wrong type, a value out of range
 // or an impossible geometry throws ConfigError naming the file (or "--set") and the key.
+// The mapping schemes' own keys and rules come from the scheme catalog (scheme_catalog.h), which
+// the FTL provides: ftl::scheme_catalog().
 #pragma once
 
 #include <stdexcept>
@@ -9,6 +11,7 @@
 
 #include "config/platform_config.h"
 #include "config/scenario_config.h"
+#include "config/scheme_catalog.h"
 
 namespace ssd::config {
 
@@ -26,13 +29,15 @@ struct LoadedConfig {
 
 // Loads both files (an empty path keeps the built-in defaults of the structs), then applies each
 // override "section.key=value" to whichever of the two owns the section, then validates both.
-// Throws ConfigError on the first problem; nothing is returned half-filled.
+// The platform carries the default settings of every group in `schemes`, so their keys can be
+// set. Throws ConfigError on the first problem; nothing is returned half-filled.
 LoadedConfig load_config(const std::string& platform_path, const std::string& scenario_path,
-                         const std::vector<std::string>& overrides);
+                         const std::vector<std::string>& overrides, const SchemeCatalog& schemes);
 
-// Checks a platform on its own (geometry possible, timings positive, ratios in range).
-// `source` names where the values came from, for the message.
-void validate_platform(const PlatformConfig& platform, const std::string& source);
+// Checks a platform on its own (geometry possible, timings positive, ratios in range, a known
+// scheme whose rules it meets). `source` names where the values came from, for the message.
+void validate_platform(const PlatformConfig& platform, const std::string& source,
+                       const SchemeCatalog& schemes);
 
 // Checks a scenario against the platform it will run on (address range inside the device...).
 void validate_scenario(const ScenarioConfig& scenario, const PlatformConfig& platform,

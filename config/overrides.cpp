@@ -2,6 +2,7 @@
 
 #include <string_view>
 
+#include "config/key_registry.h"
 #include "config/value_conversion.h"
 
 namespace ssd::config {
@@ -19,8 +20,8 @@ std::string_view trim(std::string_view text) {
 
 }  // namespace
 
-void apply_override(const std::string& assignment, const std::vector<KeyDef>& platform,
-                    const std::vector<KeyDef>& scenario, OriginMap& origins) {
+void apply_override(const std::string& assignment, const KeyList& platform,
+                    const KeyList& scenario, OriginMap& origins) {
   const size_t equals = assignment.find('=');
   if (equals == std::string::npos) {
     throw_error(kSetOrigin, trim(assignment), "expected section.key=value");
@@ -29,12 +30,13 @@ void apply_override(const std::string& assignment, const std::vector<KeyDef>& pl
   const std::string_view text = trim(std::string_view(assignment).substr(equals + 1));
 
   const std::string_view section = std::string_view(name).substr(0, name.find('.'));
-  const std::vector<KeyDef>& owner = contains(scenario_sections(), section) ? scenario : platform;
-  const KeyDef* key = find_key(owner, name);
+  const KeyList& owner = contains(scenario_sections(), section) ? scenario : platform;
+  const KeyDef* key = find_key(owner.keys, name);
   if (!key) {
-    std::vector<std::string_view> all = key_names(platform);
-    for (std::string_view other : key_names(scenario)) all.push_back(other);
-    throw_error(kSetOrigin, name, "unknown key" + suggestion(all, name));
+    KeyList all{platform.keys, platform.renamed};
+    all.keys.insert(all.keys.end(), scenario.keys.begin(), scenario.keys.end());
+    all.renamed.insert(all.renamed.end(), scenario.renamed.begin(), scenario.renamed.end());
+    throw_error(kSetOrigin, name, all.unknown_key_reason(name));
   }
   if (auto reason = assign_text(*key, text)) throw_error(kSetOrigin, name, *reason);
   origins[name] = kSetOrigin;

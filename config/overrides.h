@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "config/config_messages.h"
-#include "config/key_registry.h"
+#include "config/key_def.h"
 
 namespace ssd::config {
 
-void apply_override(const std::string& assignment, const std::vector<KeyDef>& platform,
-                    const std::vector<KeyDef>& scenario, OriginMap& origins);
+void apply_override(const std::string& assignment, const KeyList& platform,
+                    const KeyList& scenario, OriginMap& origins);
 
 }  // namespace ssd::config

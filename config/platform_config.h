@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "config/scheme_settings.h"
+
 namespace ssd::config {
 
 struct NandConfig {
@@ -34,17 +36,9 @@ struct FtlConfig {
   double over_provisioning = 0.07;   // ftl.over_provisioning (share of physical space hidden)
   double gc_threshold = 0.05;        // ftl.gc_threshold (free-block share per plane that starts GC)
   std::string gc_policy = "greedy";  // ftl.gc_policy
-  double fast_log_blocks_ratio = 0.03;  // ftl.fast_log_blocks_ratio (FAST log blocks / blocks)
-  // DFTL's cached mapping table: a number of entries, or (when 0) as many as fit in the bytes.
-  uint32_t dftl_cache_entries = 0;    // ftl.dftl_cache_entries
-  uint64_t dftl_cache_bytes = 32768;  // ftl.dftl_cache_bytes
-  // Extent mapping (VET, EMT; docs/extent-mapping.md).
-  uint32_t extent_chunk_pages = 4;  // ftl.extent_chunk_pages (0 = a whole request per plane)
-  std::string extent_gc_relocation = "runs";  // ftl.extent_gc_relocation: runs | units
-  std::string vet_insertion = "bis";          // ftl.vet.insertion: lis | bis
-  std::string vet_layout = "pf";              // ftl.vet.layout: pd | pf
-  std::string vet_hash = "chaining";          // ftl.vet.hash: chaining | cuckoo
-  std::string vet_hash_backend = "software";  // ftl.vet.hash_backend: software | accelerator
+  // ftl.<group>.*: the settings each scheme's folder declares (scheme_settings.h), e.g.
+  // settings.get<ftl::FastSettings>() for ftl.fast.*.
+  SchemeSettings settings;
 };
 
 struct ControllerConfig {

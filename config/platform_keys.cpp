@@ -9,7 +9,7 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
   FtlConfig& f = p.ftl;
   ControllerConfig& c = p.controller;
   HostConfig& h = p.host;
-  return {
+  std::vector<KeyDef> keys = {
       {"platform.name", &p.name, "Name of the platform, copied into reports"},
 
       {"nand.channels", &n.channels, "Flash channels (independent buses)", at_least(1)},
@@ -43,35 +43,6 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
       {"ftl.gc_threshold", &f.gc_threshold,
        "Share of a plane's blocks kept free; fewer free blocks start GC", open(0.0, 0.5)},
       {"ftl.gc_policy", &f.gc_policy, "GC victim selection", std::nullopt, {"greedy"}},
-      {"ftl.fast_log_blocks_ratio", &f.fast_log_blocks_ratio,
-       "FAST log blocks as a share of all blocks (at least 2 log blocks)", open(0.0, 0.5)},
-      {"ftl.dftl_cache_entries", &f.dftl_cache_entries,
-       "DFTL mapping-cache entries (0 = as many as ftl.dftl_cache_bytes holds)"},
-      {"ftl.dftl_cache_bytes", &f.dftl_cache_bytes,
-       "DFTL mapping-cache size when ftl.dftl_cache_entries is 0", at_least(8)},
-      {"ftl.extent_chunk_pages", &f.extent_chunk_pages,
-       "VET/EMT: pages of a write kept together on one plane (0 = the whole write)"},
-      {"ftl.extent_gc_relocation",
-       &f.extent_gc_relocation,
-       "VET/EMT: GC remaps moved units as contiguous runs, or one unit at a time (naive)",
-       std::nullopt,
-       {"runs", "units"}},
-      {"ftl.vet.insertion",
-       &f.vet_insertion,
-       "VET insertion scheme: linear (LIS) or binary (BIS)",
-       std::nullopt,
-       {"lis", "bis"}},
-      {"ftl.vet.layout",
-       &f.vet_layout,
-       "VET leaf layout: pointer-dependent (pd) or pointer-free (pf)",
-       std::nullopt,
-       {"pd", "pf"}},
-      {"ftl.vet.hash", &f.vet_hash, "VET hash table", std::nullopt, {"chaining", "cuckoo"}},
-      {"ftl.vet.hash_backend",
-       &f.vet_hash_backend,
-       "VET node table in software (ftl.vet.hash) or in the hash-lookup accelerator",
-       std::nullopt,
-       {"software", "accelerator"}},
 
       {"controller.cpu_mhz", &c.cpu_mhz, "FTL processor clock", positive()},
       {"controller.cycles_per_command", &c.cycles_per_command,
@@ -129,6 +100,9 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
       {"sim.quantum_ns", &p.sim.quantum_ns, "TLM global quantum for temporal decoupling",
        positive()},
   };
+  // The scheme folders' own keys, ftl.<group>.* (config/scheme_settings.h).
+  for (KeyDef& key : p.ftl.settings.keys()) keys.push_back(std::move(key));
+  return keys;
 }
 
 }  // namespace ssd::config

@@ -1,5 +1,6 @@
 // Platform rules that relate keys: geometry that can be built and addressed, and an
 // over-provisioning / GC-threshold pair with which GC can always free space.
+#include <algorithm>
 #include <limits>
 
 #include "config/capacity.h"
@@ -101,48 +102,21 @@ std::optional<KeyProblem> check_gc_headroom(const PlatformConfig& p) {
   return std::nullopt;
 }
 
-// FAST keeps every data block on its logical block's home plane and takes log blocks where there
-// is room, and a merge needs one free block on the plane it writes to. Rule: the blocks not
-// needed for data hold the log blocks plus two per plane, and every plane has three blocks beyond
-// the data blocks homed on it.
-std::optional<KeyProblem> check_fast_log_blocks(const PlatformConfig& p) {
-  const NandConfig& n = p.nand;
-  const uint64_t planes =
-      uint64_t{n.channels} * n.chips_per_channel * n.dies_per_chip * n.planes_per_die;
-  const uint64_t blocks = planes * n.blocks_per_plane;
-  const uint64_t data = logical_blocks(p);
-  const uint64_t logs = fast_log_blocks(p);
-  if (data + logs + 2 * planes > blocks) {
-    return KeyProblem{
-        "ftl.fast_log_blocks_ratio",
-        "gives " + std::to_string(logs) + " log blocks; with " + std::to_string(data) +
-            " data blocks and 2 free blocks per plane they "
-            "need " +
-            std::to_string(data + logs + 2 * planes) + " of the " + std::to_string(blocks) +
-            " blocks (raise ftl.over_provisioning or "
-            "lower the ratio)"};
-  }
-  if ((data + planes - 1) / planes + 3 > n.blocks_per_plane) {
-    return KeyProblem{"ftl.over_provisioning",
-                      "leaves fewer than 3 blocks per plane beyond the data blocks FAST homes "
-                      "there"};
-  }
-  return std::nullopt;
+std::string known(const std::vector<std::string>& names) {
+  std::string list;
+  for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+  return list;
 }
 
-// Rules of particular mapping schemes (docs/schemes.md). The block-granular schemes keep each
-// unit at a fixed page offset, so they map whole pages.
-std::optional<KeyProblem> check_scheme_rules(const PlatformConfig& p) {
-  const std::string& scheme = p.ftl.scheme;
-  const bool block_granular = scheme == "block" || scheme == "nftl" || scheme == "fast";
-  if (block_granular && mapping_unit_bytes(p) != p.nand.page_bytes) {
-    return KeyProblem{"ftl.mapping_unit_bytes",
-                      "must be 0 or " + of("nand.page_bytes", p.nand.page_bytes) + " for the " +
-                          scheme + " scheme, which maps whole pages (got " +
-                          std::to_string(p.ftl.mapping_unit_bytes) + ")"};
+// The scheme must exist; then its own rules (in its folder, through the catalog) apply.
+std::optional<KeyProblem> check_scheme(const PlatformConfig& p, const SchemeCatalog& schemes) {
+  const std::vector<std::string> names = schemes.scheme_names();
+  if (std::find(names.begin(), names.end(), p.ftl.scheme) == names.end()) {
+    const std::string what = p.ftl.scheme.empty() ? "must name a scheme"
+                                                  : "unknown scheme '" + p.ftl.scheme + "'";
+    return KeyProblem{"ftl.scheme", what + " (known: " + known(names) + ")"};
   }
-  if (scheme == "fast") return check_fast_log_blocks(p);
-  return std::nullopt;
+  return schemes.check(p);
 }
 
 std::optional<KeyProblem> check_memories_and_host(const PlatformConfig& p) {
@@ -164,19 +138,20 @@ std::optional<KeyProblem> check_memories_and_host(const PlatformConfig& p) {
 
 }  // namespace
 
-std::optional<KeyProblem> find_platform_problem(const PlatformConfig& platform) {
+std::optional<KeyProblem> find_platform_problem(const PlatformConfig& platform,
+                                                const SchemeCatalog& schemes) {
   PlatformConfig copy = platform;  // the key list binds mutable fields; we only read them
   if (auto problem = check_key_bounds(platform_keys(copy))) return problem;
-  if (platform.ftl.scheme.empty()) return KeyProblem{"ftl.scheme", "must not be empty"};
   if (auto problem = check_nand(platform.nand)) return problem;
   if (auto problem = check_mapping_unit(platform)) return problem;
   if (auto problem = check_gc_headroom(platform)) return problem;
-  if (auto problem = check_scheme_rules(platform)) return problem;
-  return check_memories_and_host(platform);
+  if (auto problem = check_memories_and_host(platform)) return problem;
+  return check_scheme(platform, schemes);
 }
 
-void validate_platform(const PlatformConfig& platform, const std::string& source) {
-  if (auto problem = find_platform_problem(platform)) {
+void validate_platform(const PlatformConfig& platform, const std::string& source,
+                       const SchemeCatalog& schemes) {
+  if (auto problem = find_platform_problem(platform, schemes)) {
     throw_error(Origin{source, 0}, problem->key, problem->reason);
   }
 }

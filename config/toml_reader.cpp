@@ -1,5 +1,6 @@
 #include "config/toml_reader.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -24,6 +25,10 @@ std::string join(const std::vector<std::string_view>& words) {
 }
 
 toml::table parse_file(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw ConfigError(path + ": is a directory, not a TOML file");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path + ": cannot open file");
   std::ostringstream text;
@@ -39,8 +44,8 @@ toml::table parse_file(const std::string& path) {
   }
 }
 
-bool has_keys_under(const std::vector<KeyDef>& keys, const std::string& prefix) {
-  for (const KeyDef& key : keys) {
+bool has_keys_under(const KeyList& keys, const std::string& prefix) {
+  for (const KeyDef& key : keys.keys) {
     if (key.name.size() > prefix.size() && key.name.compare(0, prefix.size(), prefix) == 0 &&
         key.name[prefix.size()] == '.') {
       return true;
@@ -50,7 +55,7 @@ bool has_keys_under(const std::vector<KeyDef>& keys, const std::string& prefix) 
 }
 
 void read_section(const std::string& path, const std::string& section, const toml::table& table,
-                  const std::vector<KeyDef>& keys, OriginMap& origins) {
+                  const KeyList& keys, OriginMap& origins) {
   for (auto&& [name_key, value] : table) {
     const std::string name = section + "." + std::string(name_key.str());
     const Origin at{path, line_of(name_key, value)};
@@ -58,8 +63,8 @@ void read_section(const std::string& path, const std::string& section, const tom
       read_section(path, name, *value.as_table(), keys, origins);
       continue;
     }
-    const KeyDef* key = find_key(keys, name);
-    if (!key) throw_error(at, name, "unknown key" + suggestion(key_names(keys), name));
+    const KeyDef* key = find_key(keys.keys, name);
+    if (!key) throw_error(at, name, keys.unknown_key_reason(name));
     if (auto reason = assign_node(*key, value)) throw_error(at, name, *reason);
     origins[name] = at;
   }
@@ -75,8 +80,8 @@ FileKind scenario_file() {
   return {"scenario", &scenario_sections(), "platform", &platform_sections()};
 }
 
-void read_config_file(const std::string& path, const FileKind& kind,
-                      const std::vector<KeyDef>& keys, OriginMap& origins) {
+void read_config_file(const std::string& path, const FileKind& kind, const KeyList& keys,
+                      OriginMap& origins) {
   const toml::table doc = parse_file(path);
   for (auto&& [section_key, node] : doc) {
     const std::string section(section_key.str());

@@ -21,8 +21,9 @@ struct FileKind {
 FileKind platform_file();
 FileKind scenario_file();
 
-// Fills the fields bound to `keys` and records where each came from in `origins`.
-void read_config_file(const std::string& path, const FileKind& kind,
-                      const std::vector<KeyDef>& keys, OriginMap& origins);
+// Fills the fields bound to `keys` and records where each came from in `origins`. A path that is
+// not a readable regular file is refused.
+void read_config_file(const std::string& path, const FileKind& kind, const KeyList& keys,
+                      OriginMap& origins);
 
 }  // namespace ssd::config

@@ -5,10 +5,12 @@
 #include <optional>
 
 #include "config/key_registry.h"
+#include "config/scheme_catalog.h"
 
 namespace ssd::config {
 
-std::optional<KeyProblem> find_platform_problem(const PlatformConfig& platform);
+std::optional<KeyProblem> find_platform_problem(const PlatformConfig& platform,
+                                                const SchemeCatalog& schemes);
 std::optional<KeyProblem> find_scenario_problem(const ScenarioConfig& scenario,
                                                 const PlatformConfig& platform);
 

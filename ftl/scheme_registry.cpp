@@ -1,103 +1,114 @@
-// The table of mapping schemes selectable with `--ftl NAME`. A new scheme adds one row.
-#include <functional>
+// The table of mapping schemes selectable with `--ftl NAME`. A new scheme adds one row; everything
+// else about it (settings, rules, figures) lives in its folder's descriptor.
+#include "ftl/scheme_registry.h"
+
+#include <deque>
+#include <map>
 #include <stdexcept>
 
-#include "ftl/block/block_mapping.h"
-#include "ftl/core/geometry.h"
-#include "ftl/core/mapping_scheme.h"
-#include "ftl/core/page_store.h"
-#include "ftl/dftl/dftl.h"
-#include "ftl/extent/extent_ftl.h"
-#include "ftl/fast/fast_ftl.h"
-#include "ftl/nftl/nftl.h"
-#include "ftl/page/page_mapping.h"
+#include "ftl/block/block_descriptor.h"
+#include "ftl/dftl/dftl_descriptor.h"
+#include "ftl/extent/emt/emt_descriptor.h"
+#include "ftl/extent/vet/vet_descriptor.h"
+#include "ftl/fast/fast_descriptor.h"
+#include "ftl/nftl/nftl_descriptor.h"
+#include "ftl/page/page_descriptor.h"
 
 namespace ssd::ftl {
 
 namespace {
 
-struct SchemeEntry {
-  const char* name;
-  std::function<uint32_t(const Geometry&)> spare_words;
-  std::function<std::unique_ptr<MappingScheme>(const SchemeContext&)> create;
-};
-
-const std::vector<SchemeEntry>& registry() {
-  static const std::vector<SchemeEntry> entries = {
-      {"page", PageStore::spare_words,
-       [](const SchemeContext& c) { return std::make_unique<PageMapping>(c); }},
-      {"block", BlockScheme::spare_words,
-       [](const SchemeContext& c) { return std::make_unique<BlockMapping>(c); }},
-      {"dftl", PageStore::spare_words,
-       [](const SchemeContext& c) { return std::make_unique<Dftl>(c); }},
-      {"nftl", BlockScheme::spare_words,
-       [](const SchemeContext& c) { return std::make_unique<Nftl>(c); }},
-      {"fast", BlockScheme::spare_words,
-       [](const SchemeContext& c) { return std::make_unique<FastFtl>(c); }},
-      {"vet", PageStore::spare_words,
-       [](const SchemeContext& c) { return std::make_unique<ExtentFtl>(c, "vet"); }},
-      {"emt", PageStore::spare_words,
-       [](const SchemeContext& c) { return std::make_unique<ExtentFtl>(c, "emt"); }},
+std::deque<SchemeDescriptor>& table() {
+  // A deque: registering a scheme never moves the descriptors others hold references to.
+  static std::deque<SchemeDescriptor> entries = {
+      page_descriptor(), block_descriptor(), dftl_descriptor(), nftl_descriptor(),
+      fast_descriptor(), vet_descriptor(),   emt_descriptor(),
   };
   return entries;
 }
 
-const SchemeEntry& find(const std::string& name) {
-  for (const auto& entry : registry()) {
-    if (name == entry.name) return entry;
-  }
+std::string known_names() {
   std::string known;
-  for (const auto& entry : registry())
-    known += (known.empty() ? "" : ", ") + std::string(entry.name);
-  throw std::invalid_argument("unknown FTL scheme '" + name + "' (known: " + known + ")");
+  for (const auto& entry : table()) known += (known.empty() ? "" : ", ") + entry.name;
+  return known;
 }
+
+class RegistryCatalog final : public config::SchemeCatalog {
+ public:
+  std::vector<std::string> scheme_names() const override { return ftl::scheme_names(); }
+
+  // Groups several schemes share (the extent frame's, for VET and EMT) are listed once.
+  std::vector<std::unique_ptr<config::SettingsGroup>> settings_groups() const override {
+    std::map<std::string, std::unique_ptr<config::SettingsGroup>, std::less<>> by_name;
+    for (const SchemeDescriptor& entry : schemes()) {
+      if (!entry.settings) continue;
+      for (auto& group : entry.settings()) {
+        const std::string name(group->group());
+        by_name.emplace(name, std::move(group));
+      }
+    }
+    std::vector<std::unique_ptr<config::SettingsGroup>> groups;
+    for (auto& entry : by_name) groups.push_back(std::move(entry.second));
+    return groups;
+  }
+
+  std::optional<config::KeyProblem> check(const config::PlatformConfig& platform) const override {
+    const SchemeDescriptor& entry = scheme(platform.ftl.scheme);
+    return entry.check ? entry.check(platform) : std::nullopt;
+  }
+};
 
 }  // namespace
 
-void MappingScheme::execute(const HostCommand& command) {
-  switch (command.kind) {
-    case CommandKind::kRead:
-      read(command);
-      break;
-    case CommandKind::kWrite:
-      write(command);
-      break;
-    case CommandKind::kTrim:
-      trim(command);
-      break;
-    case CommandKind::kFlush:
-      flush(command);
-      break;
+const std::deque<SchemeDescriptor>& schemes() { return table(); }
+
+const SchemeDescriptor* find_scheme(const std::string& name) {
+  for (const auto& entry : table()) {
+    if (entry.name == name) return &entry;
   }
+  return nullptr;
 }
 
-const char* to_string(CommandKind kind) {
-  switch (kind) {
-    case CommandKind::kRead:
-      return "read";
-    case CommandKind::kWrite:
-      return "write";
-    case CommandKind::kTrim:
-      return "trim";
-    case CommandKind::kFlush:
-      return "flush";
-  }
-  return "?";
-}
-
-std::unique_ptr<MappingScheme> create_scheme(const std::string& name,
-                                             const SchemeContext& context) {
-  return find(name).create(context);
+const SchemeDescriptor& scheme(const std::string& name) {
+  if (const SchemeDescriptor* entry = find_scheme(name)) return *entry;
+  throw std::invalid_argument("unknown FTL scheme '" + name + "' (known: " + known_names() + ")");
 }
 
 std::vector<std::string> scheme_names() {
   std::vector<std::string> names;
-  for (const auto& entry : registry()) names.push_back(entry.name);
+  for (const auto& entry : table()) names.push_back(entry.name);
   return names;
 }
 
+void register_scheme(SchemeDescriptor descriptor) {
+  if (descriptor.name.empty() || find_scheme(descriptor.name) != nullptr) {
+    throw std::invalid_argument("cannot register a scheme as '" + descriptor.name +
+                                "': the name is empty or taken");
+  }
+  if (!descriptor.create || !descriptor.spare_words) {
+    throw std::invalid_argument("scheme '" + descriptor.name +
+                                "' needs a factory and a spare-word count");
+  }
+  table().push_back(std::move(descriptor));
+}
+
+const config::SchemeCatalog& scheme_catalog() {
+  static const RegistryCatalog catalog;
+  return catalog;
+}
+
+std::unique_ptr<MappingScheme> create_scheme(const std::string& name,
+                                             const SchemeContext& context) {
+  return scheme(name).create(context);
+}
+
 uint32_t scheme_spare_words(const std::string& name, const config::PlatformConfig& platform) {
-  return find(name).spare_words(Geometry::from_platform(platform));
+  return scheme(name).spare_words(Geometry::from_platform(platform));
+}
+
+bool needs_hash_engine(const config::PlatformConfig& platform) {
+  const SchemeDescriptor& entry = scheme(platform.ftl.scheme);
+  return entry.needs_hash_engine && entry.needs_hash_engine(platform);
 }
 
 }  // namespace ssd::ftl

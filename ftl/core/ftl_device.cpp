@@ -1,5 +1,7 @@
 #include "ftl/core/ftl_device.h"
 
+#include "ftl/scheme_registry.h"
+
 namespace ssd::ftl {
 
 FtlDevice::FtlDevice(const config::PlatformConfig& platform, const FtlDeviceOptions& options)

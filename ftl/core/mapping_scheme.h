@@ -1,5 +1,5 @@
-// The interface every address-mapping scheme implements (page, and later block, NFTL, FAST,
-// DFTL, VET, EMT, ...). A scheme is sequential firmware: the controller hands it one host command
+// The interface every address-mapping scheme implements (ftl/<scheme>/; the registry,
+// ftl/scheme_registry.h, lists them). A scheme is sequential firmware: the controller hands it one host command
 // at a time and it works through the FlashBackend, which applies and records every operation.
 // Schemes never see time; they report their work (CPU primitives, flash and memory operations)
 // and the controller model prices it. Read data is handed back with FlashBackend::deliver, one
@@ -55,16 +55,9 @@ class MappingScheme {
 struct SchemeContext {
   const config::PlatformConfig& platform;
   FlashBackend& backend;
-  // VET with ftl.vet.hash_backend = accelerator sends its commands here (a timed platform's
-  // accelerator target); nullptr: VET builds its own reference model of the engine.
+  // The platform's hash-lookup engine (a timed platform's accelerator target), for a scheme
+  // whose descriptor says it needs one (SchemeDescriptor::needs_hash_engine); else nullptr.
   HashEngine* hash_engine = nullptr;
 };
-
-// Registry by name (`--ftl NAME`). Throws std::invalid_argument naming the known schemes when
-// `name` is unknown.
-std::unique_ptr<MappingScheme> create_scheme(const std::string& name, const SchemeContext& context);
-std::vector<std::string> scheme_names();
-// How many 32-bit spare words per page scheme `name` keeps (sizes the FlashArray).
-uint32_t scheme_spare_words(const std::string& name, const config::PlatformConfig& platform);
 
 }  // namespace ssd::ftl

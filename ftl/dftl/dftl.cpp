@@ -5,6 +5,7 @@
 #include "ftl/core/content_token.h"
 #include "ftl/core/memory_sizes.h"
 #include "ftl/core/unit_span.h"
+#include "ftl/dftl/dftl_settings.h"
 
 namespace ssd::ftl {
 
@@ -14,9 +15,9 @@ uint32_t cmt_entry_bytes(const Geometry& g) {
   return bytes_to_name(g.logical_units) + bytes_to_name(g.slots());
 }
 
-uint32_t cache_capacity(const config::FtlConfig& ftl, const Geometry& g) {
-  const uint64_t wanted = ftl.dftl_cache_entries != 0 ? ftl.dftl_cache_entries
-                                                      : ftl.dftl_cache_bytes / cmt_entry_bytes(g);
+uint32_t cache_capacity(const DftlSettings& settings, const Geometry& g) {
+  const uint64_t wanted = settings.cache_entries != 0 ? settings.cache_entries
+                                                      : settings.cache_bytes / cmt_entry_bytes(g);
   return static_cast<uint32_t>(std::clamp<uint64_t>(wanted, 1, g.logical_units));
 }
 
@@ -30,7 +31,8 @@ Dftl::Dftl(const SchemeContext& context)
       m_slot_bytes(bytes_to_name(m_geometry.slots())),
       m_entries_per_tpage(std::max(1u, m_geometry.unit_bytes / m_slot_bytes)),
       m_gtd((m_geometry.logical_units + m_entries_per_tpage - 1) / m_entries_per_tpage, kNone),
-      m_cmt(m_geometry.logical_units, cache_capacity(context.platform.ftl, m_geometry)),
+      m_cmt(m_geometry.logical_units,
+            cache_capacity(context.platform.ftl.settings.get<DftlSettings>(), m_geometry)),
       m_store(context.platform, context.backend, *this, m_store_stats),
       m_is_stale(m_gtd.size(), false) {}
 

@@ -9,6 +9,7 @@
 #include "ftl/core/content_token.h"
 #include "ftl/core/unit_span.h"
 #include "ftl/extent/extent_map_factory.h"
+#include "ftl/extent/extent_settings.h"
 
 namespace ssd::ftl {
 
@@ -35,8 +36,9 @@ ExtentFtl::ExtentFtl(const SchemeContext& context, std::unique_ptr<ExtentMap> ma
       m_geometry(context.backend.geometry()),
       m_map(std::move(map)),
       m_store(context.platform, context.backend, *this, m_stats),
-      m_chunk_units(context.platform.ftl.extent_chunk_pages * m_geometry.units_per_page),
-      m_gc_in_runs(context.platform.ftl.extent_gc_relocation != "units"),
+      m_chunk_units(context.platform.ftl.settings.get<ExtentSettings>().chunk_pages *
+                    m_geometry.units_per_page),
+      m_gc_in_runs(context.platform.ftl.settings.get<ExtentSettings>().gc_relocation != "units"),
       m_plane_live_limit(plane_live_limit(context.platform, m_geometry)) {}
 
 std::vector<MappingFigure> ExtentFtl::mapping_figures() const {

@@ -4,7 +4,7 @@
 // paper says, with the PageStore that page mapping uses (block pools, write streams, greedy GC).
 //
 // How a write forms extents. An extent can only describe units that sit in consecutive slots. A
-// write's units are placed in chunks of ftl.extent_chunk_pages pages (0 = the whole write), each
+// write's units are placed in chunks of ftl.extent.chunk_pages pages (0 = the whole write), each
 // chunk on one plane, where the plane's open block hands out consecutive slots; successive chunks
 // go to successive planes of the stripe, so large writes still use several dies. GC moves data
 // only within a plane, so a plane must not collect more live data than it can hold: the stripe
@@ -15,7 +15,7 @@
 //
 // How GC keeps extents whole. GC moves a victim's valid units in slot order into the GC stream's
 // open block on the same plane, so units that sat together land together. With
-// ftl.extent_gc_relocation = runs, the moves of one victim are gathered into runs (consecutive in
+// ftl.extent.gc_relocation = runs, the moves of one victim are gathered into runs (consecutive in
 // units, old slots and new slots) and each run is remapped as one extent: an extent moved whole
 // stays one extent, and neighbours that were written apart but stored side by side merge. An
 // extent is split only where a run ends inside it (the GC block filled up, or only part of the
@@ -40,7 +40,7 @@ namespace ssd::ftl {
 
 class ExtentFtl final : public MappingScheme, private MappingOwner {
  public:
-  // `structure`: "vet" or "emt" (options from context.platform.ftl).
+  // `structure`: "vet" or "emt" (settings from context.platform.ftl.settings).
   ExtentFtl(const SchemeContext& context, const std::string& structure);
   // With a map made by the caller (tests); the map must report into context.backend.cpu().
   ExtentFtl(const SchemeContext& context, std::unique_ptr<ExtentMap> map);

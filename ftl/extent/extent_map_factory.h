@@ -1,4 +1,4 @@
-// Builds the extent-mapping structure a scheme name asks for, with the options of the platform
+// Builds the extent-mapping structure a scheme name asks for, with the platform's settings
 // (ftl.vet.*), sized for the device's geometry.
 #pragma once
 
@@ -14,7 +14,7 @@
 namespace ssd::ftl {
 
 // `structure`: "vet" or "emt"; throws std::invalid_argument otherwise. `hash_engine`: where VET
-// sends accelerator commands (nullptr: a reference model of platform.accelerator's size).
+// sends its commands with ftl.vet.hash_backend = accelerator (then it must not be null).
 std::unique_ptr<ExtentMap> make_extent_map(const std::string& structure,
                                            const config::PlatformConfig& platform,
                                            const Geometry& geometry, CpuWork& cpu,

@@ -3,14 +3,14 @@
 #include <stdexcept>
 #include <string>
 
-#include "config/capacity.h"
 #include "ftl/core/memory_sizes.h"
+#include "ftl/fast/fast_rules.h"
 
 namespace ssd::ftl {
 
 FastFtl::FastFtl(const SchemeContext& context)
     : BlockScheme(context, "fast"),
-      m_log_blocks(config::fast_log_blocks(context.platform)),
+      m_log_blocks(fast_log_blocks(context.platform)),
       m_data(logical_blocks(), kNone),
       m_log_page(m_geometry.logical_units, kNone) {
   m_entry_bytes =

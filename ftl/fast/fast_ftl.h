@@ -1,6 +1,6 @@
 // FAST (`--ftl fast`; Lee et al., "A log buffer-based flash translation layer using
 // fully-associative sector translation", ACM TECS 2007): block-mapped data blocks plus a small
-// set of log blocks (ftl.fast_log_blocks_ratio of all blocks, at least 2) that absorb updates.
+// set of log blocks (ftl.fast.log_blocks_ratio of all blocks, at least 2) that absorb updates.
 // One of them is the sequential (SW) log block, which receives the writes of one logical block
 // from offset 0 on in order; the others are random-write (RW) log blocks, fully associative: any
 // update of any logical block is appended to the current one, and a page-level map finds the

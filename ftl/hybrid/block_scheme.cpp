@@ -7,6 +7,7 @@
 #include "config/capacity.h"
 #include "ftl/core/content_token.h"
 #include "ftl/core/unit_span.h"
+#include "ftl/hybrid/block_rules.h"
 
 namespace ssd::ftl {
 
@@ -26,7 +27,7 @@ BlockScheme::BlockScheme(const SchemeContext& context, const char* scheme)
     : m_backend(context.backend),
       m_geometry(page_units_only(context.backend.geometry(), scheme)),
       m_flash(context.platform, context.backend, m_stats),
-      m_logical_blocks(static_cast<uint32_t>(config::logical_blocks(context.platform))),
+      m_logical_blocks(static_cast<uint32_t>(ftl::logical_blocks(context.platform))),
       m_valid(m_geometry.logical_units) {}
 
 uint32_t BlockScheme::units_in(uint32_t lbn) const {

@@ -10,6 +10,7 @@
 
 #include "config/capacity.h"
 #include "ftl/core/preconditioner.h"
+#include "ftl/scheme_registry.h"
 #include "workload/make_workload_source.h"
 #include "workload/trace/trace_error.h"
 
@@ -45,7 +46,7 @@ HostInterfaceOptions host_options(const config::LoadedConfig& config,
 }  // namespace
 
 bool uses_accelerator(const config::PlatformConfig& platform) {
-  return platform.ftl.scheme == "vet" && platform.ftl.vet_hash_backend == "accelerator";
+  return ftl::needs_hash_engine(platform);
 }
 
 SsdPlatform::SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfig& config,

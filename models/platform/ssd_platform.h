@@ -25,7 +25,8 @@
 
 namespace ssd::models {
 
-// Whether the platform has VET's hash-lookup accelerator (ftl.vet.hash_backend = accelerator).
+// Whether the platform has the hash-lookup accelerator: its scheme, with its settings, needs one
+// (VET with ftl.vet.hash_backend = accelerator).
 bool uses_accelerator(const config::PlatformConfig& platform);
 
 struct PlatformRunOptions {

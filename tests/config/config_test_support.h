@@ -1,5 +1,6 @@
-// Helpers for the configuration tests: TOML text written to a temporary file that is removed
-// afterwards, and the message of the ConfigError a call throws.
+// Helpers for the configuration tests: the loader with the FTL's scheme catalog, TOML text
+// written to a temporary file that is removed afterwards, and the message of the ConfigError a
+// call throws.
 #pragma once
 
 #include <unistd.h>
@@ -9,12 +10,23 @@
 #include <fstream>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "config/config_loader.h"
+#include "ftl/scheme_registry.h"
 
 namespace ssd::config::test {
+
+// The loader and the platform check with the FTL's scheme catalog, as ssdsim calls them.
+inline LoadedConfig load_config(const std::string& platform_path, const std::string& scenario_path,
+                                const std::vector<std::string>& overrides) {
+  return config::load_config(platform_path, scenario_path, overrides, ftl::scheme_catalog());
+}
+inline void validate_platform(const PlatformConfig& platform, const std::string& source) {
+  config::validate_platform(platform, source, ftl::scheme_catalog());
+}
 
 inline std::string bundled(const std::string& relative) {
   return std::string(SSD_SOURCE_DIR) + "/" + relative;

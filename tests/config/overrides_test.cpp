@@ -5,6 +5,7 @@
 
 #include "config/config_loader.h"
 #include "config_test_support.h"
+#include "ftl/extent/vet/vet_settings.h"
 
 namespace ssd::config::test {
 namespace {
@@ -35,9 +36,10 @@ TEST(Overrides, ApplyAfterFiles) {
 TEST(Overrides, ReachKeysOfSubTablesInFilesAndOnTheCommandLine) {
   TempToml platform("[ftl]\nscheme = \"vet\"\n[ftl.vet]\ninsertion = \"lis\"\nhash = \"cuckoo\"\n");
   const LoadedConfig c = load_config(platform.path(), "", {"ftl.vet.layout=pd"});
-  EXPECT_EQ(c.platform.ftl.vet_insertion, "lis");
-  EXPECT_EQ(c.platform.ftl.vet_hash, "cuckoo");
-  EXPECT_EQ(c.platform.ftl.vet_layout, "pd");
+  const auto& vet = c.platform.ftl.settings.get<ftl::VetSettings>();
+  EXPECT_EQ(vet.insertion, "lis");
+  EXPECT_EQ(vet.hash, "cuckoo");
+  EXPECT_EQ(vet.layout, "pd");
 }
 
 TEST(Overrides, LaterOverrideWins) {

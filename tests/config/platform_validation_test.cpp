@@ -111,9 +111,11 @@ TEST(PlatformValidation, TimingsMustBePositive) {
               HasSubstr("key 'nand.channel_mt_s': must be > 0"));
 }
 
-TEST(PlatformValidation, EmptyScheme) {
+TEST(PlatformValidation, SchemeMustBeKnown) {
   EXPECT_THAT(platform_error("[ftl]\nscheme = \"\"\n"),
-              HasSubstr("key 'ftl.scheme': must not be empty"));
+              HasSubstr("FILE:2: key 'ftl.scheme': must name a scheme (known: page, block, "));
+  EXPECT_THAT(platform_error("[ftl]\nscheme = \"pagez\"\n"),
+              HasSubstr("FILE:2: key 'ftl.scheme': unknown scheme 'pagez' (known: page, "));
 }
 
 TEST(PlatformValidation, NvramNeedsCapacityAndBandwidthWhenPresent) {

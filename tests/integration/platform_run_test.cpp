@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "config/config_loader.h"
+#include "ftl/scheme_registry.h"
 #include "models/platform/ssd_platform.h"
 #include "tests/integration/run_support.h"
 
@@ -68,7 +69,8 @@ TEST(PlatformRun, LostDataIsReportedAsMismatches) {
       source_path("platforms/default.toml"), source_path("scenarios/default.toml"),
       {"run.progress=false", "precondition.fill_ratio=1.0", "workload.read_ratio=1.0",
        "workload.pattern=sequential", "workload.requests=4000", "workload.request_bytes=65536",
-       "workload.flush_every_writes=0"});
+       "workload.flush_every_writes=0"},
+      ftl::scheme_catalog());
   models::SsdPlatform platform("ssd", config, models::PlatformRunOptions{});
   platform.precondition();
   ftl::FlashArray& flash = platform.device().flash();

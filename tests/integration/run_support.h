@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/config_loader.h"
+#include "ftl/scheme_registry.h"
 #include "models/platform/ssd_platform.h"
 
 namespace ssd::testing {
@@ -20,7 +21,8 @@ inline report::RunReport run_platform(const std::string& platform_file,
                                       std::vector<std::string> overrides = {}) {
   overrides.push_back("run.progress=false");
   const auto config = config::load_config(source_path(platform_file),
-                                          source_path("scenarios/default.toml"), overrides);
+                                          source_path("scenarios/default.toml"), overrides,
+                                          ftl::scheme_catalog());
   models::SsdPlatform platform("ssd", config, models::PlatformRunOptions{});
   platform.precondition();
   return platform.run();

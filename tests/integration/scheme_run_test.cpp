@@ -67,7 +67,7 @@ TEST(SchemeRun, DftlPassesTheOracleAndReportsItsHitRatio) {
 
 TEST(SchemeRun, DftlOnAFullDeviceWithASmallCachePassesTheOracle) {
   std::vector<std::string> overrides = kFullDevice;
-  overrides.push_back("ftl.dftl_cache_entries=256");
+  overrides.push_back("ftl.dftl.cache_entries=256");
   const auto report = run_scheme("dftl", overrides);
   expect_clean_run(report);
   EXPECT_GT(report.gc_invocations, 0u);

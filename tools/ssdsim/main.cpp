@@ -18,7 +18,7 @@
 #include <systemc>
 
 #include "config/config_loader.h"
-#include "ftl/core/mapping_scheme.h"
+#include "ftl/scheme_registry.h"
 #include "models/platform/ssd_platform.h"
 #include "report/run_report.h"
 #include "workload/trace/trace_error.h"
@@ -76,18 +76,6 @@ std::string default_out_dir() {
   return std::string("results/") + stamp;
 }
 
-// The config layer cannot know the FTL's registry (ftl/ depends on config/), so the scheme name
-// is checked here, before anything runs.
-std::string unknown_scheme(const ssd::config::LoadedConfig& config) {
-  const auto names = ssd::ftl::scheme_names();
-  const std::string& scheme = config.platform.ftl.scheme;
-  if (std::find(names.begin(), names.end(), scheme) != names.end()) return "";
-  std::string known;
-  for (const auto& name : names) known += (known.empty() ? "" : ", ") + name;
-  return (config.platform_path.empty() ? std::string("defaults") : config.platform_path) +
-         " / --set: key 'ftl.scheme': unknown scheme '" + scheme + "' (known: " + known + ")";
-}
-
 // "" when the accelerator settings can run in this build; --waveform needs the RTL in the loop.
 std::string accelerator_problem(const ssd::config::LoadedConfig& config, const RunArguments& args) {
   const std::string where =
@@ -115,13 +103,10 @@ int run_simulation(const RunArguments& args) {
   try {
     config = ssd::config::load_config(
         args.platform.empty() ? bundled("platforms/default.toml") : args.platform,
-        args.scenario.empty() ? bundled("scenarios/default.toml") : args.scenario, overrides);
+        args.scenario.empty() ? bundled("scenarios/default.toml") : args.scenario, overrides,
+        ssd::ftl::scheme_catalog());
   } catch (const ssd::config::ConfigError& error) {
     std::cerr << "ssdsim: " << error.what() << '\n';
-    return kExitBadInput;
-  }
-  if (const std::string problem = unknown_scheme(config); !problem.empty()) {
-    std::cerr << "ssdsim: " << problem << '\n';
     return kExitBadInput;
   }
   if (const std::string problem = accelerator_problem(config, args); !problem.empty()) {

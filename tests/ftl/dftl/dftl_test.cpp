@@ -9,6 +9,7 @@
 
 #include "ftl/core/ftl_device.h"
 #include "ftl/core/preconditioner.h"
+#include "ftl/dftl/dftl_settings.h"
 #include "tests/ftl/scheme_workloads.h"
 #include "tests/ftl/tiny_platform.h"
 
@@ -20,7 +21,7 @@ using testing::run_one;
 config::PlatformConfig dftl_platform(uint32_t unit_bytes, uint32_t cache_entries) {
   config::PlatformConfig p = testing::tiny_platform(unit_bytes);
   p.ftl.scheme = "dftl";
-  p.ftl.dftl_cache_entries = cache_entries;
+  p.ftl.settings.edit<DftlSettings>().cache_entries = cache_entries;
   return p;
 }
 
@@ -120,7 +121,7 @@ TEST_F(DftlTest, MappingMemoryIsTheCachePlusTheDirectory) {
 
 TEST(DftlCacheSize, BytesSetTheEntriesWhenEntriesAreZero) {
   config::PlatformConfig p = dftl_platform(0, 0);
-  p.ftl.dftl_cache_bytes = 400;
+  p.ftl.settings.edit<DftlSettings>().cache_bytes = 400;
   FtlDevice device(p, FtlDeviceOptions{});
   EXPECT_EQ(dynamic_cast<const Dftl&>(device.scheme()).cache().capacity(), 100u);
 }

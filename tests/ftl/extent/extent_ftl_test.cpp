@@ -17,6 +17,8 @@
 #include "ftl/core/preconditioner.h"
 #include "ftl/core/random.h"
 #include "ftl/extent/extent_map_factory.h"
+#include "ftl/extent/extent_settings.h"
+#include "ftl/extent/vet/vet_settings.h"
 #include "rtl/model/vet_hash_model.h"
 #include "tests/ftl/extent/interval_extent_map.h"
 #include "tests/ftl/scheme_workloads.h"
@@ -80,7 +82,7 @@ FtlDevice::SchemeMaker scheme_with(const std::string& structure) {
 config::PlatformConfig extent_platform(uint32_t chunk_pages = 4, uint32_t unit_bytes = 0) {
   config::PlatformConfig p = testing::tiny_platform(unit_bytes);
   p.ftl.scheme = "vet";  // spare layout: one unit number per unit, as page mapping
-  p.ftl.extent_chunk_pages = chunk_pages;
+  p.ftl.settings.edit<ExtentSettings>().chunk_pages = chunk_pages;
   return p;
 }
 
@@ -89,16 +91,17 @@ struct VariantPlatform {
                                    const std::string& hash, uint32_t chunk_pages,
                                    uint32_t unit_bytes) {
     config::PlatformConfig p = extent_platform(chunk_pages, unit_bytes);
-    if (!insertion.empty()) p.ftl.vet_insertion = insertion;
-    if (!layout.empty()) p.ftl.vet_layout = layout;
+    VetSettings& vet = p.ftl.settings.edit<VetSettings>();
+    if (!insertion.empty()) vet.insertion = insertion;
+    if (!layout.empty()) vet.layout = layout;
     // "accelerator": the node table on the accelerator's reference model, 1024 x 4 slots, so
     // that with this device's nodes many buckets overflow to software.
     if (hash == "accelerator") {
-      p.ftl.vet_hash_backend = "accelerator";
+      vet.hash_backend = "accelerator";
       p.accelerator.bucket_bits = 10;
       p.accelerator.ways = 4;
     } else if (!hash.empty()) {
-      p.ftl.vet_hash = hash;
+      vet.hash = hash;
     }
     return p;
   }
@@ -229,7 +232,7 @@ struct AgingResult {
 };
 AgingResult age_with(const std::string& relocation) {
   config::PlatformConfig p = extent_platform(/*chunk_pages=*/0);
-  p.ftl.extent_gc_relocation = relocation;
+  p.ftl.settings.edit<ExtentSettings>().gc_relocation = relocation;
   FtlDevice device(p, FtlDeviceOptions{}, scheme_with("interval"));
   const Geometry& g = device.geometry();
   constexpr uint32_t kExtent = 8;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "ftl/core/ftl_device.h"
+#include "ftl/fast/fast_settings.h"
 #include "tests/ftl/hybrid/block_scheme_fixture.h"
 
 namespace ssd::ftl {
@@ -22,7 +23,7 @@ class FastTest : public testing::BlockSchemeTest<FastFtl> {
 TEST_F(FastTest, LogBlockBudgetComesFromThePlatform) {
   EXPECT_EQ(scheme().log_blocks(), 15u);  // round(0.03 x 512)
   config::PlatformConfig more = platform;
-  more.ftl.fast_log_blocks_ratio = 0.1;
+  more.ftl.settings.edit<FastSettings>().log_blocks_ratio = 0.1;
   FtlDevice other(more, FtlDeviceOptions{});
   EXPECT_EQ(dynamic_cast<const FastFtl&>(other.scheme()).log_blocks(), 51u);
 }

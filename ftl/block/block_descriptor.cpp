@@ -1,0 +1,22 @@
+#include "ftl/block/block_descriptor.h"
+
+#include "ftl/block/block_mapping.h"
+#include "ftl/hybrid/block_rules.h"
+
+namespace ssd::ftl {
+
+SchemeDescriptor block_descriptor() {
+  SchemeDescriptor d;
+  d.name = "block";
+  d.summary = "block mapping: a unit at a fixed offset of its logical block's block "
+              "(docs/schemes.md)";
+  d.check = [](const config::PlatformConfig& p) { return check_block_granular(p, "block"); };
+  d.spare_words = BlockScheme::spare_words;
+  d.simulator_bytes = [](const config::PlatformConfig& p, const Geometry& g) {
+    return logical_blocks(p) * sizeof(BlockId) + g.logical_units / 8;  // map, valid bits
+  };
+  d.create = [](const SchemeContext& c) { return std::make_unique<BlockMapping>(c); };
+  return d;
+}
+
+}  // namespace ssd::ftl

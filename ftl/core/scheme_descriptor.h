@@ -1,0 +1,60 @@
+// Everything the simulator knows of one mapping scheme, declared in the scheme's own folder
+// (ftl/<scheme>/<scheme>_descriptor.cpp) and listed once in the registry (ftl/scheme_registry.cpp):
+// its name, its settings groups (keys ftl.<group>.*), its rules against a platform, the spare
+// words it keeps per page, whether it needs the platform's hash engine, the figures it reports,
+// a rough size of the simulator's memory for its state, and how to build it. Nothing outside the
+// scheme's folder and the registry names a scheme.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/key_def.h"
+#include "config/platform_config.h"
+#include "config/scheme_settings.h"
+#include "ftl/core/geometry.h"
+#include "ftl/core/mapping_scheme.h"
+
+namespace ssd::ftl {
+
+// A figure the scheme adds to the report as `mapping.<name>` (docs/report.md documents it).
+struct FigureDoc {
+  std::string name;
+  std::string description;
+};
+
+struct SchemeDescriptor {
+  std::string name;     // `--ftl NAME`
+  std::string summary;  // one line, for listings and docs
+  // Fresh default settings of every group the scheme reads (none: an empty list).
+  std::function<std::vector<std::unique_ptr<config::SettingsGroup>>()> settings;
+  // The scheme's rules against a platform whose own keys are valid: the first problem, naming
+  // the key to change (none: every valid platform will do).
+  std::function<std::optional<config::KeyProblem>(const config::PlatformConfig&)> check;
+  // 32-bit spare words the scheme keeps per page (sizes the FlashArray).
+  std::function<uint32_t(const Geometry&)> spare_words;
+  // Whether the scheme sends commands to the platform's hash engine (SchemeContext::hash_engine)
+  // with these settings (none: never).
+  std::function<bool(const config::PlatformConfig&)> needs_hash_engine;
+  // The figures mapping_figures() returns, in its order.
+  std::vector<FigureDoc> figures;
+  // Bytes of host memory the simulator needs for the scheme's own state on this device (tables,
+  // caches, per-unit arrays): an estimate made before anything is allocated, so that a device
+  // too large for the machine is refused instead of dying in the allocator.
+  std::function<uint64_t(const config::PlatformConfig&, const Geometry&)> simulator_bytes;
+  std::function<std::unique_ptr<MappingScheme>(const SchemeContext&)> create;
+};
+
+// Fresh default settings of the groups `Groups...`, for SchemeDescriptor::settings.
+template <class... Groups>
+std::vector<std::unique_ptr<config::SettingsGroup>> settings_of() {
+  std::vector<std::unique_ptr<config::SettingsGroup>> groups;
+  (groups.push_back(std::make_unique<Groups>()), ...);
+  return groups;
+}
+
+}  // namespace ssd::ftl

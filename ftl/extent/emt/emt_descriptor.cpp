@@ -1,0 +1,24 @@
+#include "ftl/extent/emt/emt_descriptor.h"
+
+#include "ftl/core/page_store.h"
+#include "ftl/extent/extent_figures.h"
+#include "ftl/extent/extent_ftl.h"
+#include "ftl/extent/extent_settings.h"
+
+namespace ssd::ftl {
+
+SchemeDescriptor emt_descriptor() {
+  SchemeDescriptor d;
+  d.name = "emt";
+  d.summary = "EMT: extent mapping in a red-black extent tree (docs/emt.md)";
+  d.settings = settings_of<ExtentSettings>;
+  d.spare_words = PageStore::spare_words;
+  d.figures = extent_figures();
+  d.simulator_bytes = [](const config::PlatformConfig&, const Geometry&) -> uint64_t {
+    return 0;  // the tree grows with the extents written, from empty
+  };
+  d.create = [](const SchemeContext& c) { return std::make_unique<ExtentFtl>(c, "emt"); };
+  return d;
+}
+
+}  // namespace ssd::ftl

@@ -1,0 +1,29 @@
+#include "ftl/extent/vet/vet_descriptor.h"
+
+#include "ftl/core/page_store.h"
+#include "ftl/extent/extent_figures.h"
+#include "ftl/extent/extent_ftl.h"
+#include "ftl/extent/extent_settings.h"
+#include "ftl/extent/vet/vet_settings.h"
+
+namespace ssd::ftl {
+
+SchemeDescriptor vet_descriptor() {
+  SchemeDescriptor d;
+  d.name = "vet";
+  d.summary = "VET: extent mapping in a virtual extent trie held in a hash table "
+              "(docs/vet.md)";
+  d.settings = settings_of<ExtentSettings, VetSettings>;
+  d.spare_words = PageStore::spare_words;
+  d.needs_hash_engine = [](const config::PlatformConfig& p) {
+    return p.ftl.settings.get<VetSettings>().hash_backend == "accelerator";
+  };
+  d.figures = extent_figures();
+  d.simulator_bytes = [](const config::PlatformConfig&, const Geometry&) -> uint64_t {
+    return 0;  // the trie grows with the extents written, from empty
+  };
+  d.create = [](const SchemeContext& c) { return std::make_unique<ExtentFtl>(c, "vet"); };
+  return d;
+}
+
+}  // namespace ssd::ftl

@@ -1,0 +1,26 @@
+#include "ftl/fast/fast_descriptor.h"
+
+#include "ftl/fast/fast_ftl.h"
+#include "ftl/fast/fast_rules.h"
+#include "ftl/fast/fast_settings.h"
+#include "ftl/hybrid/block_rules.h"
+
+namespace ssd::ftl {
+
+SchemeDescriptor fast_descriptor() {
+  SchemeDescriptor d;
+  d.name = "fast";
+  d.summary = "FAST: block-mapped data blocks and fully associative log blocks "
+              "(docs/schemes.md)";
+  d.settings = settings_of<FastSettings>;
+  d.check = check_fast;
+  d.spare_words = BlockScheme::spare_words;
+  d.simulator_bytes = [](const config::PlatformConfig& p, const Geometry& g) {
+    // Data-block map; each unit's newest log page; valid bits.
+    return logical_blocks(p) * sizeof(BlockId) + g.logical_units * (sizeof(PageId) + 1);
+  };
+  d.create = [](const SchemeContext& c) { return std::make_unique<FastFtl>(c); };
+  return d;
+}
+
+}  // namespace ssd::ftl
