@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "config/cpu_primitives.h"
 #include "config/scheme_settings.h"
 
 namespace ssd::config {
@@ -28,6 +29,9 @@ struct NandConfig {
   double channel_mt_s = 333.0;          // nand.channel_mt_s (mega-transfers per second)
   uint32_t channel_width_bytes = 1;     // nand.channel_width_bytes (bytes per transfer)
   uint32_t command_address_cycles = 7;  // nand.command_address_cycles (bus cycles per command)
+  // Die priority of mapping-metadata operations (translation pages, map segments): the rank of
+  // host reads, of host writes, or of GC (nand.mapping_priority: host_read | host_write | gc).
+  std::string mapping_priority = "host_write";
 };
 
 struct FtlConfig {
@@ -42,16 +46,13 @@ struct FtlConfig {
 };
 
 struct ControllerConfig {
-  double cpu_mhz = 400.0;                 // controller.cpu_mhz
-  uint32_t cycles_per_command = 1000;     // controller.cycles_per_command (firmware overhead)
-  uint32_t cycles_per_table_lookup = 10;  // controller.cycles_per_table_lookup (array index)
-  uint32_t cycles_per_hash_probe = 30;    // controller.cycles_per_hash_probe
-  uint32_t cycles_per_tree_node = 40;     // controller.cycles_per_tree_node
-  uint32_t cycles_per_list_step = 8;      // controller.cycles_per_list_step
-  uint32_t cycles_per_flash_op = 200;     // controller.cycles_per_flash_op (issue a NAND cmd)
-  double cycles_per_dram_byte = 0.0;      // controller.cycles_per_dram_byte (CPU copy cost)
-  // CPU side of one accelerator command: write the command registers, read the answer.
-  uint32_t cycles_per_accelerator_command = 8;  // controller.cycles_per_accelerator_command
+  double cpu_mhz = 400.0;              // controller.cpu_mhz
+  uint32_t cycles_per_command = 1000;  // controller.cycles_per_command (firmware overhead)
+  // controller.cycles_per_<unit>: the price of each primitive (config/cpu_primitives.h).
+#define SSD_PRICE_FIELD(count, unit, default_cycles, is_mapping, description) \
+  double cycles_per_##unit = default_cycles;
+  SSD_CPU_PRIMITIVES(SSD_PRICE_FIELD)
+#undef SSD_PRICE_FIELD
 };
 
 // VET's hash-lookup accelerator (rtl/README.md), used when ftl.vet.hash_backend = accelerator.

@@ -34,6 +34,11 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
        at_least(1)},
       {"nand.command_address_cycles", &n.command_address_cycles,
        "Bus cycles spent on command and address bytes per flash command", at_least(1)},
+      {"nand.mapping_priority",
+       &n.mapping_priority,
+       "Die priority of mapping-metadata operations: that of host reads, host writes or GC",
+       std::nullopt,
+       {"host_read", "host_write", "gc"}},
 
       {"ftl.scheme", &f.scheme, "Mapping scheme, by its registered name (e.g. \"page\")"},
       {"ftl.mapping_unit_bytes", &f.mapping_unit_bytes,
@@ -47,17 +52,6 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
       {"controller.cpu_mhz", &c.cpu_mhz, "FTL processor clock", positive()},
       {"controller.cycles_per_command", &c.cycles_per_command,
        "Firmware cycles per host command (parse, queue, complete)"},
-      {"controller.cycles_per_table_lookup", &c.cycles_per_table_lookup,
-       "Cycles per direct mapping-table index"},
-      {"controller.cycles_per_hash_probe", &c.cycles_per_hash_probe, "Cycles per hash-table probe"},
-      {"controller.cycles_per_tree_node", &c.cycles_per_tree_node, "Cycles per tree-node visit"},
-      {"controller.cycles_per_list_step", &c.cycles_per_list_step, "Cycles per linked-list step"},
-      {"controller.cycles_per_flash_op", &c.cycles_per_flash_op,
-       "Cycles to issue one NAND command"},
-      {"controller.cycles_per_dram_byte", &c.cycles_per_dram_byte,
-       "CPU cycles per byte the firmware copies in DRAM", at_least(0)},
-      {"controller.cycles_per_accelerator_command", &c.cycles_per_accelerator_command,
-       "CPU cycles to issue one accelerator command and read its answer"},
 
       {"accelerator.clock_mhz", &p.accelerator.clock_mhz, "Hash-lookup accelerator clock",
        positive()},
@@ -100,6 +94,11 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
       {"sim.quantum_ns", &p.sim.quantum_ns, "TLM global quantum for temporal decoupling",
        positive()},
   };
+  // The price of each primitive of the FTL processor (config/cpu_primitives.h).
+#define SSD_PRICE_KEY(count, unit, default_cycles, is_mapping, description) \
+  keys.push_back({"controller.cycles_per_" #unit, &c.cycles_per_##unit, description, at_least(0)});
+  SSD_CPU_PRIMITIVES(SSD_PRICE_KEY)
+#undef SSD_PRICE_KEY
   // The scheme folders' own keys, ftl.<group>.* (config/scheme_settings.h).
   for (KeyDef& key : p.ftl.settings.keys()) keys.push_back(std::move(key));
   return keys;

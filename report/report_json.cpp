@@ -52,13 +52,16 @@ json to_json(const RunReport& r, bool include_wall_clock) {
 
   // Write amplification in mapping units; undefined (null) when the host wrote nothing.
   if (r.host_units_written > 0) {
-    j["waf"] = static_cast<double>(r.host_units_written + r.gc_units_written) /
-               static_cast<double>(r.host_units_written);
+    j["waf"] =
+        static_cast<double>(r.host_units_written + r.gc_units_written + r.mapping_units_written) /
+        static_cast<double>(r.host_units_written);
   } else {
     j["waf"] = nullptr;
   }
   j["ftl"] = {{"host_units_written", r.host_units_written},
-              {"gc_units_written", r.gc_units_written}};
+              {"gc_units_written", r.gc_units_written},
+              {"mapping_units_written", r.mapping_units_written},
+              {"padded_units", r.padded_units}};
   j["gc"] = {{"invocations", r.gc_invocations},
              {"pages_copied", r.gc_pages_copied},
              {"erases", r.gc_erases}};
@@ -87,11 +90,11 @@ json to_json(const RunReport& r, bool include_wall_clock) {
   j["controller"] = {{"cpu_cycles", c.cpu_cycles},
                      {"mapping_cycles", c.mapping_cycles},
                      {"busy_ns", c.busy_ns},
-                     {"utilisation", r.simulated_ns ? double(c.busy_ns) / r.simulated_ns : 0.0},
-                     {"table_lookups", c.table_lookups},
-                     {"hash_probes", c.hash_probes},
-                     {"tree_nodes", c.tree_nodes},
-                     {"list_steps", c.list_steps}};
+                     {"utilisation", r.simulated_ns ? double(c.busy_ns) / r.simulated_ns : 0.0}};
+#define SSD_REPORT_COUNT(count, unit, default_cycles, is_mapping, description) \
+  j["controller"][#count] = c.count;
+  SSD_CPU_PRIMITIVES(SSD_REPORT_COUNT)
+#undef SSD_REPORT_COUNT
   if (r.accelerator) {
     const RunReport::Accelerator& a = *r.accelerator;
     j["accelerator"] = {{"engine", a.engine},

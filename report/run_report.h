@@ -9,6 +9,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "config/cpu_primitives.h"
 #include "report/latency_histogram.h"
 
 namespace ssd::report {
@@ -48,9 +49,12 @@ struct RunReport {
   uint64_t bytes_read = 0, bytes_written = 0;
   LatencyHistogram latency_read, latency_write, latency_flush, latency_trim;
 
-  // FTL: mapping units written by the host and by GC (waf = (host + gc) / host, units).
+  // FTL: mapping units programmed for the host, by GC (merges included) and as mapping metadata
+  // (translation pages, map segments...), and padding slots (waf = (host + gc + mapping) / host).
   uint64_t host_units_written = 0;
   uint64_t gc_units_written = 0;
+  uint64_t mapping_units_written = 0;
+  uint64_t padded_units = 0;
   uint64_t gc_invocations = 0, gc_pages_copied = 0, gc_erases = 0;
   uint64_t erase_count_min = 0, erase_count_max = 0;
   double erase_count_mean = 0.0;
@@ -74,7 +78,10 @@ struct RunReport {
     uint64_t cpu_cycles = 0;
     uint64_t mapping_cycles = 0;  // of which mapping primitives, accelerator commands included
     uint64_t busy_ns = 0;         // firmware time, accelerator waits included
-    uint64_t table_lookups = 0, hash_probes = 0, tree_nodes = 0, list_steps = 0;
+    // One count per primitive of config/cpu_primitives.h (table_lookups, hash_probes, ...).
+#define SSD_REPORT_COUNT(count, unit, default_cycles, is_mapping, description) uint64_t count = 0;
+    SSD_CPU_PRIMITIVES(SSD_REPORT_COUNT)
+#undef SSD_REPORT_COUNT
   } controller;
   // VET's hash-lookup accelerator; absent (null in report.json) when the platform has none.
   struct Accelerator {

@@ -8,8 +8,9 @@ namespace ssd::ftl {
 SchemeDescriptor block_descriptor() {
   SchemeDescriptor d;
   d.name = "block";
-  d.summary = "block mapping: a unit at a fixed offset of its logical block's block "
-              "(docs/schemes.md)";
+  d.summary =
+      "block mapping: a unit at a fixed offset of its logical block's block "
+      "(docs/schemes.md)";
   d.check = [](const config::PlatformConfig& p) { return check_block_granular(p, "block"); };
   d.spare_words = BlockScheme::spare_words;
   d.simulator_bytes = [](const config::PlatformConfig& p, const Geometry& g) {

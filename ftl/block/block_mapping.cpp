@@ -34,7 +34,6 @@ void BlockMapping::write_units(uint32_t lbn, uint32_t first, const Token* tokens
     for (uint32_t k = 0; k < count; ++k) {
       m_flash.program(block, first + k, first_lun(lbn) + first + k, tokens[k], OpClass::kHostWrite,
                       after);
-      ++m_stats.host_units_written;
       mark_valid(first_lun(lbn) + first + k);
     }
     return;

@@ -20,6 +20,16 @@ struct DeliveredUnit {
   Token token;
 };
 
+// Mapping units programmed, by the class each was written for, and padding slots: what write
+// amplification and the report's write breakdown are computed from, the same way for every
+// scheme. Counted from every program, timed or not (preconditioning too).
+struct WriteCounters {
+  uint64_t units[kOpClasses] = {};
+  uint64_t padded = 0;
+
+  uint64_t of(OpClass op_class) const { return units[static_cast<int>(op_class)]; }
+};
+
 class FlashBackend {
  public:
   explicit FlashBackend(FlashArray& flash) : m_flash(flash), m_geometry(flash.geometry()) {}
@@ -37,10 +47,19 @@ class FlashBackend {
   uint32_t read_spare(PageId page, uint32_t bytes, OpClass op_class, uint32_t after = kNone) {
     return record(OpKind::kSpareRead, op_class, page, bytes, after);
   }
+  // Programs `page`: every unit of it written for `op_class`.
   uint32_t program(PageId page, const Token* tokens, const uint32_t* spare, OpClass op_class,
                    uint32_t after = kNone) {
+    return program(page, tokens, spare, op_class, after,
+                   ProgramUnits::all(op_class, m_geometry.units_per_page));
+  }
+  // The same, with the units it writes by class (the rest of the page is padding); `op_class`
+  // is the program's own class, which sets its priority on the die.
+  uint32_t program(PageId page, const Token* tokens, const uint32_t* spare, OpClass op_class,
+                   uint32_t after, const ProgramUnits& units) {
     const uint64_t entry = m_flash.journal_next_entry();
     m_flash.program(page, tokens, spare);
+    count_written(units);
     const uint32_t index = record(OpKind::kProgram, op_class, page, m_geometry.page_bytes, after);
     note_journal(index, entry);
     return index;
@@ -61,6 +80,7 @@ class FlashBackend {
   }
 
   CpuWork& cpu() { return m_cpu; }
+  const WriteCounters& written() const { return m_written; }
   void deliver(Lun lun, Token token) { m_delivered.push_back({lun, token}); }
 
   // --- for the controller (or a test) that drives the scheme ---
@@ -96,6 +116,11 @@ class FlashBackend {
     if (!m_recording) return kNone;
     return m_ops.push(FlashOp{kind, op_class, 0, bytes, after, 0});
   }
+  void count_written(const ProgramUnits& units) {
+    for (int c = 0; c < kOpClasses; ++c) m_written.units[c] += units.by_class[c];
+    const uint32_t data = units.total();
+    if (data < m_geometry.units_per_page) m_written.padded += m_geometry.units_per_page - data;
+  }
   void note_journal(uint32_t index, uint64_t entry) {
     if (!m_flash.journal_on()) return;
     if (index == kNone) {  // untimed (preconditioning): complete at once
@@ -111,6 +136,7 @@ class FlashBackend {
   bool m_recording = true;
   OpList m_ops;
   CpuWork m_cpu;
+  WriteCounters m_written;
   std::vector<DeliveredUnit> m_delivered;
   std::vector<uint64_t> m_journal_of_op;
 };

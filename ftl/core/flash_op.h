@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "ftl/core/cpu_work.h"
 #include "ftl/core/types.h"
 
 namespace ssd::ftl {
@@ -23,9 +24,31 @@ enum class OpKind : uint8_t {
   kNvramWrite,
 };
 
-// Who asked: sets the priority on a die (host reads before host writes before GC).
-enum class OpClass : uint8_t { kHostRead = 0, kHostWrite = 1, kGc = 2 };
-inline constexpr int kOpClasses = 3;
+// Who asked, and so what the operation is counted as and its priority on a die: host reads,
+// host writes, mapping metadata the scheme keeps on flash (translation pages, map segments,
+// checkpoints, summaries), and garbage collection (merges and relocations). The NAND model ranks
+// them host read > host write = mapping > GC by default (nand.mapping_priority moves mapping).
+enum class OpClass : uint8_t { kHostRead = 0, kHostWrite = 1, kMapping = 2, kGc = 3 };
+inline constexpr int kOpClasses = 4;
+
+const char* to_string(OpClass op_class);  // "host_read", "host_write", "mapping", "gc"
+
+// The mapping units one program writes, by the class each was written for; the page's other
+// slots are padding. What write amplification is counted from (FlashBackend::written()).
+struct ProgramUnits {
+  uint32_t by_class[kOpClasses] = {};
+
+  static ProgramUnits all(OpClass op_class, uint32_t units) {
+    ProgramUnits p;
+    p.by_class[static_cast<int>(op_class)] = units;
+    return p;
+  }
+  uint32_t total() const {
+    uint32_t sum = 0;
+    for (uint32_t n : by_class) sum += n;
+    return sum;
+  }
+};
 
 struct FlashOp {
   OpKind kind;
@@ -37,45 +60,6 @@ struct FlashOp {
 };
 
 inline bool is_flash_op(OpKind kind) { return kind <= OpKind::kErase; }
-
-// Primitive work the FTL processor did for one command; the platform prices each in CPU cycles.
-struct CpuWork {
-  uint64_t table_lookups = 0;  // direct-indexed table reads/writes (page-map entries)
-  uint64_t hash_probes = 0;
-  uint64_t tree_nodes = 0;
-  uint64_t list_steps = 0;
-  uint64_t flash_ops = 0;   // NAND commands issued (firmware cost of building each one)
-  uint64_t dram_bytes = 0;  // bytes the CPU copied or touched in DRAM
-  // VET's hash-lookup accelerator (ftl/extent/vet/accelerator_table.h): commands the CPU issued and
-  // waited for, and their latencies summed, in accelerator clock cycles.
-  uint64_t accelerator_commands = 0;
-  uint64_t accelerator_cycles = 0;
-
-  void clear() { *this = CpuWork{}; }
-  CpuWork& operator+=(const CpuWork& o) {
-    table_lookups += o.table_lookups;
-    hash_probes += o.hash_probes;
-    tree_nodes += o.tree_nodes;
-    list_steps += o.list_steps;
-    flash_ops += o.flash_ops;
-    dram_bytes += o.dram_bytes;
-    accelerator_commands += o.accelerator_commands;
-    accelerator_cycles += o.accelerator_cycles;
-    return *this;
-  }
-  // The work done between two readings of the same counters (`later` - `earlier`).
-  friend CpuWork operator-(CpuWork later, const CpuWork& earlier) {
-    later.table_lookups -= earlier.table_lookups;
-    later.hash_probes -= earlier.hash_probes;
-    later.tree_nodes -= earlier.tree_nodes;
-    later.list_steps -= earlier.list_steps;
-    later.flash_ops -= earlier.flash_ops;
-    later.dram_bytes -= earlier.dram_bytes;
-    later.accelerator_commands -= earlier.accelerator_commands;
-    later.accelerator_cycles -= earlier.accelerator_cycles;
-    return later;
-  }
-};
 
 // The operations of one command; reused from command to command so the hot path never allocates.
 class OpList {

@@ -84,7 +84,6 @@ void GarbageCollector::relocate_page(PageId page, uint32_t plane, uint32_t& last
     m_owner.relocate(lun, from, to);
     m_blocks.remove_valid(from);
     ++m_stats.gc_units_copied;
-    ++m_stats.gc_units_written;
   }
 }
 }  // namespace ssd::ftl

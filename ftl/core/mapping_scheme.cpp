@@ -4,10 +4,18 @@ namespace ssd::ftl {
 
 void MappingScheme::execute(const HostCommand& command) {
   switch (command.kind) {
-    case CommandKind::kRead: read(command); break;
-    case CommandKind::kWrite: write(command); break;
-    case CommandKind::kTrim: trim(command); break;
-    case CommandKind::kFlush: flush(command); break;
+    case CommandKind::kRead:
+      read(command);
+      break;
+    case CommandKind::kWrite:
+      write(command);
+      break;
+    case CommandKind::kTrim:
+      trim(command);
+      break;
+    case CommandKind::kFlush:
+      flush(command);
+      break;
   }
 }
 

@@ -1,9 +1,9 @@
 // The interface every address-mapping scheme implements (ftl/<scheme>/; the registry,
-// ftl/scheme_registry.h, lists them). A scheme is sequential firmware: the controller hands it one host command
-// at a time and it works through the FlashBackend, which applies and records every operation.
-// Schemes never see time; they report their work (CPU primitives, flash and memory operations)
-// and the controller model prices it. Read data is handed back with FlashBackend::deliver, one
-// entry per mapping unit in address order, for the integrity oracle.
+// ftl/scheme_registry.h, lists them). A scheme is sequential firmware: the controller hands it one
+// host command at a time and it works through the FlashBackend, which applies and records every
+// operation. Schemes never see time; they report their work (CPU primitives, flash and memory
+// operations) and the controller model prices it. Read data is handed back with
+// FlashBackend::deliver, one entry per mapping unit in address order, for the integrity oracle.
 #pragma once
 
 #include <cstdint>

@@ -7,7 +7,6 @@ namespace ssd::ftl {
 PageStore::PageStore(const config::PlatformConfig& platform, FlashBackend& backend,
                      MappingOwner& owner, FtlStats& stats)
     : m_backend(backend),
-      m_stats(stats),
       m_blocks(backend.geometry(), config::gc_reserve_blocks_per_plane(platform)),
       m_policy(make_victim_policy(platform.ftl.gc_policy)),
       m_host_writer(backend, m_blocks, OpClass::kHostWrite),
@@ -25,7 +24,6 @@ uint32_t PageStore::read(SlotId slot, uint32_t units, OpClass op_class, uint32_t
 uint32_t PageStore::flush() {
   const uint32_t host = m_host_writer.close_pages();
   const uint32_t gc = m_gc_writer.close_pages();
-  m_stats.padded_units = m_host_writer.padded_units() + m_gc_writer.padded_units();
   return gc != kNone ? gc : host;
 }
 

@@ -27,14 +27,17 @@ class PageStore {
 
   // Writes one unit of host data; may run GC first. `after`: the op the program waits for.
   SlotId write(Lun lun, Token token, uint32_t after = kNone) {
-    ++m_stats.host_units_written;
     return m_host_writer.append(lun, token, after);
+  }
+  // Writes one unit of mapping metadata (e.g. a translation page) in the host stream, under
+  // `key` (a number beyond the logical units, which GC hands back to the scheme).
+  SlotId write_mapping(Lun key, Token token, uint32_t after = kNone) {
+    return m_host_writer.append(key, token, after, OpClass::kMapping);
   }
   // The same on a chosen plane (the k-th of the stripe order is
   // geometry().plane_in_stripe_order(k)), for schemes that keep a request's units together:
   // consecutive units on one plane get consecutive slots until the plane's open block is full.
   SlotId write_on_plane(uint32_t plane, Lun lun, Token token, uint32_t after = kNone) {
-    ++m_stats.host_units_written;
     return m_host_writer.append_on_plane(plane, lun, token, after);
   }
   // The unit in `slot` is stale (overwritten or trimmed).
@@ -59,7 +62,6 @@ class PageStore {
 
  private:
   FlashBackend& m_backend;
-  FtlStats& m_stats;
   BlockManager m_blocks;
   std::unique_ptr<VictimPolicy> m_policy;
   UnitWriter m_host_writer;

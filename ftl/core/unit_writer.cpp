@@ -16,19 +16,21 @@ UnitWriter::UnitWriter(FlashBackend& backend, BlockManager& blocks, OpClass op_c
   }
 }
 
-SlotId UnitWriter::append(Lun lun, Token token, uint32_t after) {
+SlotId UnitWriter::append(Lun lun, Token token, uint32_t after, OpClass written_as) {
   const uint32_t plane = m_geometry.plane_in_stripe_order(m_stripe_cursor);
-  const SlotId slot = append_on_plane(plane, lun, token, after);
+  const SlotId slot = append_on_plane(plane, lun, token, after, written_as);
   if (m_open[plane].page == kNone) {  // the page was programmed: next page on the next plane
     m_stripe_cursor = (m_stripe_cursor + 1) % m_geometry.planes();
   }
   return slot;
 }
 
-SlotId UnitWriter::append_on_plane(uint32_t plane, Lun lun, Token token, uint32_t after) {
+SlotId UnitWriter::append_on_plane(uint32_t plane, Lun lun, Token token, uint32_t after,
+                                   OpClass written_as) {
   OpenPage& open = m_open[plane];
   if (open.page == kNone) start_page(plane);
   const uint32_t unit = open.filled++;
+  ++open.units.by_class[static_cast<int>(written_as)];
   open.tokens[unit] = token;
   if (unit < open.spare.size()) open.spare[unit] = lun;
   if (after != kNone) open.after = open.after == kNone ? after : std::max(open.after, after);
@@ -45,12 +47,15 @@ void UnitWriter::start_page(uint32_t plane) {
   open.page = m_geometry.first_page(open.block) + m_backend.flash().write_pointer(open.block);
   open.filled = 0;
   open.after = kNone;
+  open.units = ProgramUnits{};
 }
 
 uint32_t UnitWriter::program(uint32_t plane) {
   OpenPage& open = m_open[plane];
-  const uint32_t op =
-      m_backend.program(open.page, open.tokens.data(), open.spare.data(), m_op_class, open.after);
+  const uint32_t mapping = open.units.by_class[static_cast<int>(OpClass::kMapping)];
+  const OpClass op_class = mapping == open.units.total() ? OpClass::kMapping : m_op_class;
+  const uint32_t op = m_backend.program(open.page, open.tokens.data(), open.spare.data(), op_class,
+                                        open.after, open.units);
   std::fill(open.tokens.begin(), open.tokens.end(), 0);
   std::fill(open.spare.begin(), open.spare.end(), kNone);
   open.page = kNone;
@@ -64,8 +69,7 @@ uint32_t UnitWriter::program(uint32_t plane) {
 uint32_t UnitWriter::close_page(uint32_t plane) {
   OpenPage& open = m_open[plane];
   if (open.page == kNone || open.filled == 0) return kNone;
-  m_padded_units += m_geometry.units_per_page - open.filled;
-  return program(plane);
+  return program(plane);  // the empty slots are padding (FlashBackend::written())
 }
 
 uint32_t UnitWriter::close_pages() {

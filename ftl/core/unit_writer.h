@@ -4,7 +4,8 @@
 // (die 0, 1, ... on different channels first), so consecutive pages spread over dies. Every
 // unit's logical number goes into its page's spare area (one 32-bit word per unit), which is what
 // GC and recovery read back. Until a page is programmed its units live only in DRAM (volatile);
-// close_pages() pads and programs them, which is what a flush does.
+// close_pages() pads and programs them, which is what a flush does. A page's program has the
+// stream's class, or the mapping class when every unit in it is mapping metadata.
 #pragma once
 
 #include <cstdint>
@@ -31,8 +32,16 @@ class UnitWriter {
 
   // Appends one unit on the next plane of the stripe (or on `plane`); returns its slot.
   // `after`: operation the page's program must wait for (e.g. the read of a read-modify-write).
-  SlotId append(Lun lun, Token token, uint32_t after = kNone);
-  SlotId append_on_plane(uint32_t plane, Lun lun, Token token, uint32_t after = kNone);
+  // The unit is written for the stream's class, or for `written_as` (e.g. a translation page a
+  // scheme keeps in the host stream is mapping metadata): the backend counts it so.
+  SlotId append(Lun lun, Token token, uint32_t after = kNone) {
+    return append(lun, token, after, m_op_class);
+  }
+  SlotId append(Lun lun, Token token, uint32_t after, OpClass written_as);
+  SlotId append_on_plane(uint32_t plane, Lun lun, Token token, uint32_t after = kNone) {
+    return append_on_plane(plane, lun, token, after, m_op_class);
+  }
+  SlotId append_on_plane(uint32_t plane, Lun lun, Token token, uint32_t after, OpClass written_as);
 
   // Programs the open page of `plane` (or of every plane) if it holds any unit; empty slots are
   // padded. Returns the program's operation index (the last one, for all planes), or kNone.
@@ -42,7 +51,6 @@ class UnitWriter {
   // Whether `slot` sits in a page this stream is still assembling, and its token there.
   bool holds(SlotId slot) const;
   Token buffered_token(SlotId slot) const;
-  uint64_t padded_units() const { return m_padded_units; }
 
  private:
   struct OpenPage {
@@ -50,6 +58,7 @@ class UnitWriter {
     PageId page = kNone;
     uint32_t filled = 0;
     uint32_t after = kNone;
+    ProgramUnits units;  // what the units assembled so far were written for
     std::vector<Token> tokens;
     std::vector<uint32_t> spare;
   };
@@ -63,7 +72,6 @@ class UnitWriter {
   SpaceListener* m_listener = nullptr;
   std::vector<OpenPage> m_open;  // per flat plane
   uint32_t m_stripe_cursor = 0;
-  uint64_t m_padded_units = 0;
 };
 
 }  // namespace ssd::ftl

@@ -33,15 +33,8 @@ Dftl::Dftl(const SchemeContext& context)
       m_gtd((m_geometry.logical_units + m_entries_per_tpage - 1) / m_entries_per_tpage, kNone),
       m_cmt(m_geometry.logical_units,
             cache_capacity(context.platform.ftl.settings.get<DftlSettings>(), m_geometry)),
-      m_store(context.platform, context.backend, *this, m_store_stats),
+      m_store(context.platform, context.backend, *this, m_stats),
       m_is_stale(m_gtd.size(), false) {}
-
-const FtlStats& Dftl::stats() const {
-  m_stats = m_store_stats;
-  m_stats.host_units_written -= m_translation_writes;
-  m_stats.gc_units_written += m_translation_writes;
-  return m_stats;
-}
 
 uint64_t Dftl::mapping_memory_bytes() const {
   return uint64_t(m_cmt.capacity()) * cmt_entry_bytes(m_geometry) + m_gtd.size() * m_slot_bytes;
@@ -107,7 +100,7 @@ SlotId Dftl::lookup(Lun lun, OpClass op_class, uint32_t& after) {
 void Dftl::write_back(uint32_t tpage, OpClass op_class) {
   // The page also holds entries that are not cached: read it, merge, write it anew.
   const uint32_t read = m_gtd[tpage] != kNone ? m_store.read(m_gtd[tpage], 1, op_class) : kNone;
-  const SlotId slot = m_store.write(Lun(m_geometry.logical_units + tpage), 0, read);
+  const SlotId slot = m_store.write_mapping(Lun(m_geometry.logical_units + tpage), 0, read);
   ++m_translation_writes;
   // Look the old copy up only now: GC run by this write may have moved it.
   if (m_gtd[tpage] != kNone) m_store.invalidate(m_gtd[tpage]);

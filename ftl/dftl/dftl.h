@@ -6,7 +6,8 @@
 // A lookup that misses the CMT evicts the least recently used entry (writing its translation
 // page back first if the entry is dirty, together with every other dirty cached entry of that
 // page: DFTL's batch update) and reads the unit's translation page. Data and translation pages
-// share one PageStore: translation page t is stored as unit `logical_units + t`, so the same
+// share one PageStore: translation page t is stored as unit `logical_units + t`, written as
+// mapping metadata (OpClass::kMapping) in the host stream, so the same
 // write streams and greedy GC serve both; GC tells them apart in relocate(). GC moving a data
 // unit whose entry is cached updates the entry (now dirty); one that is not cached is remembered
 // until its translation page is rewritten (one read and one write per page, however many of its
@@ -38,8 +39,7 @@ class Dftl final : public MappingScheme, private MappingOwner {
   // dirty entries can be rebuilt from the data pages' spare areas.
   void flush(const HostCommand& command) override;
 
-  // Host units as host writes; translation-page writes count as GC-class (mapping) writes.
-  const FtlStats& stats() const override;
+  const FtlStats& stats() const override { return m_stats; }
   // CMT entries x (unit number + slot) + GTD entries x slot.
   uint64_t mapping_memory_bytes() const override;
   // Hits / lookups of host commands during the timed run (preconditioning is not counted).
@@ -74,8 +74,7 @@ class Dftl final : public MappingScheme, private MappingOwner {
 
   FlashBackend& m_backend;
   const Geometry& m_geometry;
-  FtlStats m_store_stats;               // what the PageStore counts (every unit as host data)
-  mutable FtlStats m_stats;             // the same with translation writes reclassified
+  FtlStats m_stats;
   std::vector<SlotId> m_flash_entries;  // what the translation pages on flash say, see above
   // GC relocations of units not cached, until their translation page is rewritten (at most a
   // command's worth of GC victims; the list GC firmware keeps while it works).

@@ -9,8 +9,9 @@ namespace ssd::ftl {
 SchemeDescriptor dftl_descriptor() {
   SchemeDescriptor d;
   d.name = "dftl";
-  d.summary = "DFTL: page mapping in flash translation pages, a cached mapping table in DRAM "
-              "(docs/schemes.md)";
+  d.summary =
+      "DFTL: page mapping in flash translation pages, a cached mapping table in DRAM "
+      "(docs/schemes.md)";
   d.settings = settings_of<DftlSettings>;
   d.spare_words = PageStore::spare_words;
   d.simulator_bytes = [](const config::PlatformConfig&, const Geometry& g) {

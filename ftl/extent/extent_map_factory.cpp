@@ -14,8 +14,7 @@ VetOptions vet_options(const VetSettings& settings, HashEngine* engine) {
   // Config validation allows only these words (ftl/extent/vet/vet_settings.h).
   VetOptions options;
   options.insertion = settings.insertion == "lis" ? VetInsertion::kLis : VetInsertion::kBis;
-  options.layout =
-      settings.layout == "pd" ? VetLayout::kPointerDependent : VetLayout::kPointerFree;
+  options.layout = settings.layout == "pd" ? VetLayout::kPointerDependent : VetLayout::kPointerFree;
   options.hash = settings.hash == "cuckoo" ? VetHash::kCuckoo : VetHash::kChaining;
   if (settings.hash_backend == "accelerator") {
     options.backend = VetHashBackend::kAccelerator;

@@ -10,8 +10,9 @@ namespace ssd::ftl {
 SchemeDescriptor fast_descriptor() {
   SchemeDescriptor d;
   d.name = "fast";
-  d.summary = "FAST: block-mapped data blocks and fully associative log blocks "
-              "(docs/schemes.md)";
+  d.summary =
+      "FAST: block-mapped data blocks and fully associative log blocks "
+      "(docs/schemes.md)";
   d.settings = settings_of<FastSettings>;
   d.check = check_fast;
   d.spare_words = BlockScheme::spare_words;

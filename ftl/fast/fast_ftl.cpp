@@ -64,7 +64,6 @@ void FastFtl::write_unit(uint32_t lbn, uint32_t offset, Token token, uint32_t af
     // Still free in the data block. A log page may hold an older copy only if a full merge
     // rebuilt the data block shorter while this very unit was on its way to a log block.
     m_flash.program(m_data[lbn], offset, lun, token, OpClass::kHostWrite, after);
-    ++m_stats.host_units_written;
     m_log_page[lun] = kNone;
   } else if (offset == 0 || (lbn == m_sw_lbn && offset == m_flash.next_free(m_sw_block))) {
     append_sequential(lbn, offset, token, after);
@@ -77,7 +76,6 @@ void FastFtl::write_unit(uint32_t lbn, uint32_t offset, Token token, uint32_t af
 void FastFtl::program_log(BlockId block, Lun lun, Token token, uint32_t after) {
   const uint32_t offset = m_flash.next_free(block);
   m_flash.program(block, offset, lun, token, OpClass::kHostWrite, after);
-  ++m_stats.host_units_written;
   m_log_page[lun] = m_flash.page(block, offset);
 }
 

@@ -1,4 +1,5 @@
-// What FAST requires of a platform: room for its log blocks (docs/schemes.md, docs/configuration.md).
+// What FAST requires of a platform: room for its log blocks (docs/schemes.md,
+// docs/configuration.md).
 #pragma once
 
 #include <cstdint>

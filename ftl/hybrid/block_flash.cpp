@@ -30,10 +30,11 @@ void BlockFlash::skip_to(BlockId block, uint32_t offset) {
 }
 
 uint32_t BlockFlash::program(BlockId block, uint32_t offset, Lun lun, Token token, OpClass op_class,
-                             uint32_t after) {
+                             uint32_t after, OpClass written_as) {
   skip_to(block, offset);
   const uint32_t spare[kSpareWords] = {lun};
-  return m_backend.program(page(block, offset), &token, spare, op_class, after);
+  return m_backend.program(page(block, offset), &token, spare, op_class, after,
+                           ProgramUnits::all(written_as, 1));
 }
 
 uint32_t BlockFlash::fill(BlockId to, uint32_t first_offset, Lun first_lun,
@@ -52,10 +53,8 @@ uint32_t BlockFlash::fill(BlockId to, uint32_t first_offset, Lun first_lun,
       const uint32_t read_op = read(s.from, OpClass::kGc);
       last = program(to, offset, lun, token(s.from), OpClass::kGc, read_op);
       ++m_stats.gc_units_copied;
-      ++m_stats.gc_units_written;
     } else if (s.kind == MergeSource::Kind::kNew) {
-      last = program(to, offset, lun, s.token, OpClass::kGc, s.after);
-      ++m_stats.host_units_written;
+      last = program(to, offset, lun, s.token, OpClass::kGc, s.after, OpClass::kHostWrite);
     }
   }
   return last;

@@ -64,9 +64,14 @@ class BlockFlash {
   BlockId allocate(uint32_t plane) { return m_blocks.open_block(plane); }
   // Erases `block` (a merge's work: OpClass::kGc) and returns it to its plane's pool.
   uint32_t erase(BlockId block, uint32_t after);
-  // Programs `lun` with `token` at `offset` of `block`, skipping erased pages before it.
+  // Programs `lun` with `token` at `offset` of `block`, skipping erased pages before it. The unit
+  // is written for `op_class`, or for `written_as` when given (new host data in a merge).
   uint32_t program(BlockId block, uint32_t offset, Lun lun, Token token, OpClass op_class,
-                   uint32_t after);
+                   uint32_t after) {
+    return program(block, offset, lun, token, op_class, after, op_class);
+  }
+  uint32_t program(BlockId block, uint32_t offset, Lun lun, Token token, OpClass op_class,
+                   uint32_t after, OpClass written_as);
   uint32_t read(PageId page, OpClass op_class, uint32_t after = kNone) {
     return m_backend.read(page, 1, op_class, after);
   }
@@ -77,8 +82,9 @@ class BlockFlash {
 
   // Merge: programs offsets [first_offset, last non-empty] of `to` with what `source(offset)`
   // names (offset order, empty offsets skipped), as GC-class work. Copies are read first and
-  // count as GC writes; new data counts as host writes. `first_lun` is the unit at offset 0.
-  // Returns the last operation (what erasing the old blocks must wait for), or kNone.
+  // are written for GC; new data is written for the host (FlashBackend::written()). `first_lun` is
+  // the unit at offset 0. Returns the last operation (what erasing the old blocks must wait for),
+  // or kNone.
   uint32_t fill(BlockId to, uint32_t first_offset, Lun first_lun,
                 const std::function<MergeSource(uint32_t offset)>& source);
 

@@ -12,11 +12,10 @@ uint64_t logical_blocks(const config::PlatformConfig& platform) {
 std::optional<config::KeyProblem> check_block_granular(const config::PlatformConfig& p,
                                                        const std::string& scheme) {
   if (config::mapping_unit_bytes(p) == p.nand.page_bytes) return std::nullopt;
-  return config::KeyProblem{
-      "ftl.mapping_unit_bytes",
-      "must be 0 or nand.page_bytes (" + std::to_string(p.nand.page_bytes) + ") for the " +
-          scheme + " scheme, which maps whole pages (got " +
-          std::to_string(p.ftl.mapping_unit_bytes) + ")"};
+  return config::KeyProblem{"ftl.mapping_unit_bytes",
+                            "must be 0 or nand.page_bytes (" + std::to_string(p.nand.page_bytes) +
+                                ") for the " + scheme + " scheme, which maps whole pages (got " +
+                                std::to_string(p.ftl.mapping_unit_bytes) + ")"};
 }
 
 }  // namespace ssd::ftl

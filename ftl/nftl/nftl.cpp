@@ -73,13 +73,11 @@ void Nftl::write_unit(uint32_t vba, uint32_t offset, Token token, uint32_t after
   }
   if (offset >= m_flash.next_free(c.primary)) {  // the page at its offset is still free
     m_flash.program(c.primary, offset, lun, token, OpClass::kHostWrite, after);
-    ++m_stats.host_units_written;
   } else if (m_flash.full(c.replacement)) {
     fold(vba, offset, token, after);  // counts the unit as written
   } else {
     m_flash.program(c.replacement, m_flash.next_free(c.replacement), lun, token,
                     OpClass::kHostWrite, after);
-    ++m_stats.host_units_written;
   }
   mark_valid(lun);
 }

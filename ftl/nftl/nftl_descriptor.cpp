@@ -8,8 +8,9 @@ namespace ssd::ftl {
 SchemeDescriptor nftl_descriptor() {
   SchemeDescriptor d;
   d.name = "nftl";
-  d.summary = "NFTL: primary and replacement blocks per virtual block, backward spare-area "
-              "search (docs/schemes.md)";
+  d.summary =
+      "NFTL: primary and replacement blocks per virtual block, backward spare-area "
+      "search (docs/schemes.md)";
   d.check = [](const config::PlatformConfig& p) { return check_block_granular(p, "nftl"); };
   d.spare_words = BlockScheme::spare_words;
   d.simulator_bytes = [](const config::PlatformConfig& p, const Geometry& g) {

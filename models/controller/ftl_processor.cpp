@@ -12,27 +12,26 @@ CpuCosts CpuCosts::from_config(const config::ControllerConfig& c) {
   CpuCosts costs;
   costs.ps_per_cycle = 1e6 / c.cpu_mhz;
   costs.per_command = c.cycles_per_command;
-  costs.per_table_lookup = c.cycles_per_table_lookup;
-  costs.per_hash_probe = c.cycles_per_hash_probe;
-  costs.per_tree_node = c.cycles_per_tree_node;
-  costs.per_list_step = c.cycles_per_list_step;
-  costs.per_flash_op = c.cycles_per_flash_op;
-  costs.per_dram_byte = c.cycles_per_dram_byte;
-  costs.per_accelerator_command = c.cycles_per_accelerator_command;
+  costs.prices = c;
   return costs;
 }
 
 uint64_t CpuCosts::cycles(const ftl::CpuWork& w) const {
-  return per_command + w.table_lookups * per_table_lookup + w.hash_probes * per_hash_probe +
-         w.tree_nodes * per_tree_node + w.list_steps * per_list_step + w.flash_ops * per_flash_op +
-         w.accelerator_commands * per_accelerator_command +
-         static_cast<uint64_t>(std::llround(double(w.dram_bytes) * per_dram_byte));
+  double primitives = 0.0;
+#define SSD_PRICE(count, unit, default_cycles, is_mapping, description) \
+  primitives += double(w.count) * prices.cycles_per_##unit;
+  SSD_CPU_PRIMITIVES(SSD_PRICE)
+#undef SSD_PRICE
+  return per_command + static_cast<uint64_t>(std::llround(primitives));
 }
 
 uint64_t CpuCosts::mapping_cycles(const ftl::CpuWork& w) const {
-  return w.table_lookups * per_table_lookup + w.hash_probes * per_hash_probe +
-         w.tree_nodes * per_tree_node + w.list_steps * per_list_step +
-         w.accelerator_commands * per_accelerator_command;
+  double mapping = 0.0;
+#define SSD_PRICE_MAPPING(count, unit, default_cycles, is_mapping, description) \
+  if (is_mapping) mapping += double(w.count) * prices.cycles_per_##unit;
+  SSD_CPU_PRIMITIVES(SSD_PRICE_MAPPING)
+#undef SSD_PRICE_MAPPING
+  return static_cast<uint64_t>(std::llround(mapping));
 }
 
 FtlProcessor::FtlProcessor(sc_core::sc_module_name name, const config::PlatformConfig& platform,

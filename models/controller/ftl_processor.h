@@ -24,15 +24,14 @@
 
 namespace ssd::models {
 
-// Cycles per primitive, from the platform.
+// Cycles per primitive, from the platform (config/cpu_primitives.h lists the primitives).
 struct CpuCosts {
   double ps_per_cycle = 0;
-  uint64_t per_command = 0, per_table_lookup = 0, per_hash_probe = 0, per_tree_node = 0,
-           per_list_step = 0, per_flash_op = 0;
-  double per_dram_byte = 0;
-  uint64_t per_accelerator_command = 0;
+  uint64_t per_command = 0;
+  config::ControllerConfig prices;  // controller.cycles_per_<unit>
 
   static CpuCosts from_config(const config::ControllerConfig& controller);
+  // Cycles of `work`: the per-command overhead plus every primitive at its price, rounded once.
   uint64_t cycles(const ftl::CpuWork& work) const;
   // The part of cycles() spent on mapping primitives (table, hash, tree, list, accelerator
   // commands): what a mapping scheme costs the CPU, beside per-command and flash-op overhead.

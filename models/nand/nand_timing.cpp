@@ -64,6 +64,10 @@ NandTimingParams NandTimingParams::from_config(const config::NandConfig& nand) {
   p.t_erase = round_ps(nand.t_erase_us * 1e6);
   p.t_command = round_ps(nand.command_address_cycles * (1e6 / nand.channel_mt_s));
   p.ps_per_byte = 1e6 / (nand.channel_mt_s * nand.channel_width_bytes);
+  const ftl::OpClass like = nand.mapping_priority == "host_read" ? ftl::OpClass::kHostRead
+                            : nand.mapping_priority == "gc"      ? ftl::OpClass::kGc
+                                                                 : ftl::OpClass::kHostWrite;
+  p.rank[static_cast<int>(ftl::OpClass::kMapping)] = p.rank[static_cast<int>(like)];
   return p;
 }
 
@@ -118,9 +122,9 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   drop_ended(m_channel_slots[channel], m_now, m_channel_floor[channel]);
 
   const Shape shape = shape_of(op);
-  if (op.op_class == ftl::OpClass::kGc) return queue_gc(op, shape, ready);
+  if (rank_of(op.op_class) >= lowest_rank()) return queue_gc(op, shape, ready);
   materialize_gc(die, ready);
-  const Overtake rule{true, die, op.op_class, ready};
+  const Overtake rule{true, die, rank_of(op.op_class), ready, &m_params.rank};
   const Picoseconds earliest = std::max(ready, m_die_floor[die]);
   // Host work this operation brings (itself, and reservations it pushes) into the time queued GC
   // had planned to use delays that GC by as much.
@@ -165,7 +169,7 @@ Picoseconds NandTiming::queue_gc(const ftl::FlashOp& op, const Shape& shape, Pic
   // Estimate: where it would go if placed now, after the GC queued before it, in the first gaps
   // the die and channel have. It is not reserved: later host work may take that place, and the
   // operation is placed for real when an operation passes it (materialize_gc).
-  const Overtake fixed{false, die, ftl::OpClass::kGc, ready};
+  const Overtake fixed = fixed_at(die, ready);
   const Placement at = place(
       die, shape, std::max({ready, m_gc_tail[die], m_gc_cursor[die], m_die_floor[die]}), fixed);
   m_gc_queue[die].back().planned_start = at.start;
@@ -177,7 +181,7 @@ void NandTiming::materialize_gc(uint32_t die, Picoseconds before) {
   auto& queue = m_gc_queue[die];
   while (!queue.empty()) {
     const PendingGc& next = queue.front();
-    const Overtake fixed{false, die, ftl::OpClass::kGc, next.ready};
+    const Overtake fixed = fixed_at(die, next.ready);
     const Picoseconds earliest = std::max({next.ready, m_gc_cursor[die], m_die_floor[die]});
     const Placement at = place(die, next.shape, earliest, fixed);
     if (at.start >= before) break;  // not started by then: the host operation goes first
@@ -274,7 +278,7 @@ void NandTiming::take_overtaken(uint32_t die, const Overtake& rule, Picoseconds 
 void NandTiming::put_back_moved(uint32_t die, Picoseconds new_end) {
   m_moved_die.clear();
   m_moved_channel.clear();
-  const Overtake fixed{false, die, ftl::OpClass::kHostRead, 0};
+  const Overtake fixed = fixed_at(die, 0);
   Picoseconds previous_end = new_end;
   for (const DieSlot& moved : m_moved) {
     const Placement again =

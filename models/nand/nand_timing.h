@@ -39,6 +39,9 @@ struct NandTimingParams {
   Picoseconds t_erase = 0;       // tBERS
   Picoseconds t_command = 0;     // command and address cycles on the channel, per operation
   double ps_per_byte = 0.0;      // data transfer on the channel
+  // Die priority of each ftl::OpClass: a lower rank goes first; the lowest rank (GC's) is placed
+  // lazily. Default: host read 0, host write 1, mapping 1 (nand.mapping_priority), GC 2.
+  std::array<uint8_t, ftl::kOpClasses> rank = {0, 1, 1, 2};
 
   static NandTimingParams from_config(const config::NandConfig& nand);
 };
@@ -103,17 +106,25 @@ class NandTiming {
     Picoseconds end;
   };
   // Which reservations a placement may go ahead of: with `may_overtake`, the not-yet-started
-  // (start >= ready) reservations on `die` of a class below `op_class`; without, none.
+  // (start >= ready) reservations on `die` of a lower priority (higher rank) than `rank`;
+  // without, none.
   struct Overtake {
     bool may_overtake;
     uint32_t die;
-    ftl::OpClass op_class;
+    uint8_t rank;
     Picoseconds ready;
+    const std::array<uint8_t, ftl::kOpClasses>* ranks;
 
     bool allows(uint32_t slot_die, ftl::OpClass slot_class, Picoseconds slot_start) const {
-      return may_overtake && slot_die == die && slot_class > op_class && slot_start >= ready;
+      return may_overtake && slot_die == die && (*ranks)[static_cast<int>(slot_class)] > rank &&
+             slot_start >= ready;
     }
   };
+  uint8_t rank_of(ftl::OpClass op_class) const { return m_params.rank[static_cast<int>(op_class)]; }
+  uint8_t lowest_rank() const { return m_params.rank[static_cast<int>(ftl::OpClass::kGc)]; }
+  Overtake fixed_at(uint32_t die, Picoseconds ready) const {
+    return Overtake{false, die, 0, ready, &m_params.rank};
+  }
 
   Shape shape_of(const ftl::FlashOp& op) const;
   Placement place(uint32_t die, const Shape& shape, Picoseconds earliest,

@@ -106,6 +106,7 @@ void SsdPlatform::precondition() {
 
 report::RunReport SsdPlatform::run() {
   m_stats_before_run = m_device->scheme().stats();
+  m_written_before_run = m_device->backend().written();
   const auto start = std::chrono::steady_clock::now();
   sc_core::sc_start();
   // A trace that turned bad during replay ended the workload early: bad input, not a result.
@@ -143,8 +144,14 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
 
   const ftl::FtlStats& now = m_device->scheme().stats();
   const ftl::FtlStats& before = m_stats_before_run;
-  r.host_units_written = now.host_units_written - before.host_units_written;
-  r.gc_units_written = now.gc_units_written - before.gc_units_written;
+  const ftl::WriteCounters& written = m_device->backend().written();
+  const auto written_in_run = [&](ftl::OpClass c) {
+    return written.of(c) - m_written_before_run.of(c);
+  };
+  r.host_units_written = written_in_run(ftl::OpClass::kHostWrite);
+  r.gc_units_written = written_in_run(ftl::OpClass::kGc);
+  r.mapping_units_written = written_in_run(ftl::OpClass::kMapping);
+  r.padded_units = written.padded - m_written_before_run.padded;
   r.gc_invocations = now.gc_invocations - before.gc_invocations;
   r.gc_pages_copied = now.gc_units_copied - before.gc_units_copied;
   r.gc_erases = now.gc_erases - before.gc_erases;
@@ -177,10 +184,10 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
   r.controller.cpu_cycles = firmware.cycles;
   r.controller.mapping_cycles = firmware.mapping_cycles;
   r.controller.busy_ns = firmware.busy_ps / 1000;
-  r.controller.table_lookups = firmware.work.table_lookups;
-  r.controller.hash_probes = firmware.work.hash_probes;
-  r.controller.tree_nodes = firmware.work.tree_nodes;
-  r.controller.list_steps = firmware.work.list_steps;
+#define SSD_REPORT_COUNT(count, unit, default_cycles, is_mapping, description) \
+  r.controller.count = firmware.work.count;
+  SSD_CPU_PRIMITIVES(SSD_REPORT_COUNT)
+#undef SSD_REPORT_COUNT
   if (m_accelerator) {
     report::RunReport::Accelerator& a = r.accelerator.emplace();
     a.engine = m_accelerator->runs_rtl() ? "rtl" : "model";

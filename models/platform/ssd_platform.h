@@ -65,6 +65,7 @@ class SsdPlatform : public sc_core::sc_module {
   std::unique_ptr<FtlProcessor> m_processor;
   std::unique_ptr<HostInterface> m_host;
   ftl::FtlStats m_stats_before_run;
+  ftl::WriteCounters m_written_before_run;
   uint64_t m_precondition_units = 0;
   double m_precondition_wall_s = 0.0;
 };

@@ -1,5 +1,6 @@
-// EMT extent mapping (`--ftl emt`): the registry's row (ftl/scheme_registry.cpp) and everything else the simulator knows of
-// the scheme besides its code: settings, rules, figures (ftl/core/scheme_descriptor.h).
+// EMT extent mapping (`--ftl emt`): the registry's row (ftl/scheme_registry.cpp) and everything
+// else the simulator knows of the scheme besides its code: settings, rules, figures
+// (ftl/core/scheme_descriptor.h).
 #pragma once
 
 #include "ftl/core/scheme_descriptor.h"

@@ -11,8 +11,9 @@ namespace ssd::ftl {
 SchemeDescriptor vet_descriptor() {
   SchemeDescriptor d;
   d.name = "vet";
-  d.summary = "VET: extent mapping in a virtual extent trie held in a hash table "
-              "(docs/vet.md)";
+  d.summary =
+      "VET: extent mapping in a virtual extent trie held in a hash table "
+      "(docs/vet.md)";
   d.settings = settings_of<ExtentSettings, VetSettings>;
   d.spare_words = PageStore::spare_words;
   d.needs_hash_engine = [](const config::PlatformConfig& p) {

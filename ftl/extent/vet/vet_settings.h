@@ -18,13 +18,19 @@ struct VetSettings : config::SettingsGroupOf<VetSettings> {
   std::string hash_backend = "software";  // software | accelerator
 
   std::vector<config::KeyDef> keys() override {
-    return {{"ftl.vet.insertion", &insertion,
-             "VET insertion scheme: linear (LIS) or binary (BIS)", std::nullopt, {"lis", "bis"}},
-            {"ftl.vet.layout", &layout,
-             "VET leaf layout: pointer-dependent (pd) or pointer-free (pf)", std::nullopt,
+    return {{"ftl.vet.insertion",
+             &insertion,
+             "VET insertion scheme: linear (LIS) or binary (BIS)",
+             std::nullopt,
+             {"lis", "bis"}},
+            {"ftl.vet.layout",
+             &layout,
+             "VET leaf layout: pointer-dependent (pd) or pointer-free (pf)",
+             std::nullopt,
              {"pd", "pf"}},
             {"ftl.vet.hash", &hash, "VET hash table", std::nullopt, {"chaining", "cuckoo"}},
-            {"ftl.vet.hash_backend", &hash_backend,
+            {"ftl.vet.hash_backend",
+             &hash_backend,
              "VET node table in software (ftl.vet.hash) or in the hash-lookup accelerator",
              std::nullopt,
              {"software", "accelerator"}}};

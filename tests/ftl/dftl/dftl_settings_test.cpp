@@ -17,8 +17,8 @@ TEST(DftlSettings, CacheMustHoldAnEntry) {
 }
 
 TEST(DftlSettings, KeysAreReadIntoTheGroup) {
-  const LoadedConfig c =
-      load_config("", "", {"ftl.scheme=dftl", "ftl.dftl.cache_entries=256", "ftl.dftl.cache_bytes=64"});
+  const LoadedConfig c = load_config(
+      "", "", {"ftl.scheme=dftl", "ftl.dftl.cache_entries=256", "ftl.dftl.cache_bytes=64"});
   EXPECT_EQ(c.platform.ftl.settings.get<ftl::DftlSettings>().cache_entries, 256u);
   EXPECT_EQ(c.platform.ftl.settings.get<ftl::DftlSettings>().cache_bytes, 64u);
 }

@@ -63,6 +63,8 @@ class BlockSchemeTest : public ::testing::Test {
 
   const Scheme& scheme() const { return dynamic_cast<const Scheme&>(device.scheme()); }
   const ftl::FtlStats& stats() const { return device.scheme().stats(); }
+  // Units written for `op_class`, as the backend counts them (FlashBackend::written()).
+  uint64_t written(ftl::OpClass op_class) { return device.backend().written().of(op_class); }
   uint64_t write_units(ftl::Lun first, uint32_t count) {
     return run_one(device, ftl::CommandKind::kWrite, uint64_t(first) * spu, count * spu);
   }
