@@ -88,7 +88,8 @@ MappingStream synthetic_stream(const std::string& name, const config::WorkloadCo
 
 MappingStream scenario_stream(const std::string& name, const std::string& scenario_path,
                               uint64_t address_bytes) {
-  const config::LoadedConfig loaded = config::load_config("", scenario_path, {}, ftl::scheme_catalog());
+  const config::LoadedConfig loaded =
+      config::load_config("", scenario_path, {}, ftl::scheme_catalog());
   return synthetic_stream(name, loaded.scenario.workload, address_bytes);
 }
 

@@ -12,10 +12,15 @@ case "$mode" in run|test) ;; *) echo "usage: $0 run|test" >&2; exit 2 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=${BUILD_DIR:-$root/build}
 
-# Debian packages the build and tests need (DESIGN.md section 8 and 9).
+# Debian packages: the toolchain (cmake, g++, ninja-build, pkg-config, which finds SystemC);
+# python3 for the command-line tests and bench/ scripts; the libraries the simulator links
+# (SystemC/TLM-2.0, TOML, JSON, CLI11 options, fmt, zlib for gzipped traces); GoogleTest and
+# GoogleMock for the suite; Google Benchmark for bench/'s micro-benchmarks; Verilator for the RTL
+# accelerator and its tests; clang-format for the formatting check CI runs
+# (tools/check-format.sh).
 packages=(cmake g++ ninja-build pkg-config python3 libsystemc-dev libgtest-dev libgmock-dev
           libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev zlib1g-dev
-          libbenchmark-dev verilator)
+          libbenchmark-dev verilator clang-format)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,231 @@
+// Every field report.json can hold is documented in docs/report.md, and every field the doc
+// documents exists. The report is built with every optional part present (trace workload with a
+// blkparse action, accelerator, mapping cache, the scheme-specific mapping figures, an integrity
+// mismatch, the wall-clock fields), and also empty (its nulls); each leaf path (a scalar, a null
+// or an array, e.g. `latency_ns.read.p99`, `workload.first_skipped_lines`) must match a documented
+// path.
+//
+// How docs/report.md names fields: in the tables whose first column is "field", the first cell
+// holds one or more backticked paths. `a.b.c` is a full path; `.d` after it in the same cell is
+// shorthand for its sibling `a.b.d`; a component written `<kind>` stands for any one name (the
+// row says which). A path documented as an object (`accelerator`, "object or null") documents
+// that object's null form, not its fields: each field needs a row of its own.
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "report/run_report.h"
+
+namespace ssd::report {
+namespace {
+
+using nlohmann::json;
+
+// The figures a scheme adds under "mapping." (RunReport::mapping_figures), as the schemes report
+// them today: VET and EMT (ftl/extent/extent_ftl.cpp, ExtentFtl::mapping_figures). The report
+// library does not know the schemes, so the list is written here for now.
+// TODO: take these names from the scheme registry instead, ftl::schemes() and each
+// SchemeDescriptor::figures (ftl/scheme_registry.h, ftl/core/scheme_descriptor.h), once this
+// suite may link ssd_ftl; then a scheme's new figure is checked against the doc without an edit
+// here.
+const std::vector<RunReport::MappingFigure>& scheme_mapping_figures() {
+  static const std::vector<RunReport::MappingFigure> figures = {
+      {"extents", 100, true},
+      {"nodes", 120, true},
+      {"extents_per_write", 1.5, false},
+      {"pieces_generated_per_write", 2.5, false},
+      {"pieces_overlapped_per_write", 0.5, false},
+      {"pieces_returned_per_read", 1.25, false},
+      {"gc_relocation_runs", 7, true},
+      {"extents_split_by_gc", 3, true},
+  };
+  return figures;
+}
+
+// A report with every optional part present.
+RunReport full_report() {
+  RunReport r;
+  r.platform_name = "default";
+  r.scheme = "vet";
+  r.reads = 10;
+  r.writes = 5;
+  for (uint64_t v = 1; v <= 10; ++v) r.latency_read.record(v * 1000);
+  r.host_units_written = 40;
+  r.gc_units_written = 4;
+  r.mapping_memory_bytes = 4096;
+  r.mapping_cache_hit_ratio = 0.75;
+  r.mapping_figures = scheme_mapping_figures();
+  RunReport::Accelerator& a = r.accelerator.emplace();
+  a.engine = "model";
+  a.buckets = 8192;
+  a.ways = 8;
+  a.clock_mhz = 400;
+  a.commands = 12;
+  a.wait_ns = 600;
+  TraceWorkloadReport& t = r.trace.emplace();
+  t.file = "traces/t.blkparse";
+  t.format = "blkparse";
+  t.blkparse_action = "Q";
+  t.mode = "open";
+  t.first_skipped = {"traces/t.blkparse:3: bad: `x`"};
+  t.device_selection = "all";
+  t.fit = "error";
+  t.fit_applied = "none";
+  r.integrity_enabled = true;
+  r.integrity_mismatches = 1;
+  r.integrity_first_mismatch = "read command 3 (sector 8)";
+  r.simulated_ns = 1000000;
+  r.wall_s = 0.5;
+  return r;
+}
+
+using Path = std::vector<std::string>;
+
+std::string text(const Path& path) {
+  std::string out;
+  for (const std::string& part : path) out += (out.empty() ? "" : ".") + part;
+  return out;
+}
+
+Path split(const std::string& dotted) {
+  Path path;
+  std::string part;
+  std::istringstream in(dotted);
+  while (std::getline(in, part, '.')) path.push_back(part);
+  return path;
+}
+
+// The leaves of a document: scalars, nulls and arrays (an array is one field).
+void leaves(const json& j, Path& at, std::vector<Path>& out) {
+  if (!j.is_object()) {
+    out.push_back(at);
+    return;
+  }
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    at.push_back(it.key());
+    leaves(it.value(), at, out);
+    at.pop_back();
+  }
+}
+
+// Every path of a document: its objects' paths as well as the leaves.
+void all_paths(const json& j, Path& at, std::set<std::string>& out) {
+  if (!at.empty()) out.insert(text(at));
+  if (!j.is_object()) return;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    at.push_back(it.key());
+    all_paths(it.value(), at, out);
+    at.pop_back();
+  }
+}
+
+std::vector<Path> leaves(const json& j) {
+  std::vector<Path> out;
+  Path at;
+  leaves(j, at, out);
+  return out;
+}
+
+std::string trim(const std::string& s) {
+  const size_t first = s.find_first_not_of(' ');
+  if (first == std::string::npos) return "";
+  return s.substr(first, s.find_last_not_of(' ') - first + 1);
+}
+
+// The backticked spans of a table cell, shorthand resolved (placeholders kept).
+std::vector<Path> cell_paths(const std::string& cell) {
+  std::vector<Path> paths;
+  Path previous;  // the last full path of the cell, for `.sibling`
+  size_t open = cell.find('`');
+  while (open != std::string::npos) {
+    const size_t close = cell.find('`', open + 1);
+    if (close == std::string::npos) break;
+    const std::string span = cell.substr(open + 1, close - open - 1);
+    if (span.rfind(".", 0) == 0 && !previous.empty()) {
+      Path path(previous.begin(), previous.end() - 1);
+      path.push_back(span.substr(1));
+      paths.push_back(path);
+    } else {
+      previous = split(span);
+      paths.push_back(previous);
+    }
+    open = cell.find('`', close + 1);
+  }
+  return paths;
+}
+
+// The paths docs/report.md documents: the first cells of its "field" tables.
+std::vector<Path> documented_paths() {
+  const std::string file = std::string(SSD_SOURCE_DIR) + "/docs/report.md";
+  std::ifstream in(file);
+  EXPECT_TRUE(in.good()) << "cannot read " << file;
+  std::vector<Path> paths;
+  bool field_table = false;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("|", 0) != 0) {
+      field_table = false;  // a table ends at the first line that is not a row
+      continue;
+    }
+    const std::string cell = trim(line.substr(1, line.find('|', 1) - 1));
+    if (cell == "field") {
+      field_table = true;  // the header row: | field | unit | meaning |
+    } else if (field_table) {
+      for (const Path& path : cell_paths(cell)) paths.push_back(path);
+    }
+  }
+  EXPECT_GT(paths.size(), 50u) << "docs/report.md: its field tables were not found";
+  return paths;
+}
+
+bool placeholder(const std::string& part) {
+  return part.size() > 2 && part.front() == '<' && part.back() == '>';
+}
+
+bool matches(const Path& documented, const Path& actual) {
+  if (documented.size() != actual.size()) return false;
+  for (size_t i = 0; i < actual.size(); ++i) {
+    if (!placeholder(documented[i]) && documented[i] != actual[i]) return false;
+  }
+  return true;
+}
+
+void expect_documented(const json& report, const std::string& which) {
+  const std::vector<Path> documented = documented_paths();
+  for (const Path& leaf : leaves(report)) {
+    const bool found = std::any_of(documented.begin(), documented.end(),
+                                   [&](const Path& d) { return matches(d, leaf); });
+    EXPECT_TRUE(found) << which << ": report.json field `" << text(leaf)
+                       << "` is not documented in docs/report.md";
+  }
+}
+
+TEST(ReportFieldsDocumented, EveryFieldOfAFullReport) {
+  expect_documented(to_json(full_report()), "full report");
+}
+
+TEST(ReportFieldsDocumented, EveryFieldOfAnEmptyReport) {
+  expect_documented(to_json(RunReport{}), "empty report");
+}
+
+TEST(ReportFieldsDocumented, EveryDocumentedFieldExists) {
+  std::set<std::string> paths;
+  Path at;
+  all_paths(to_json(full_report()), at, paths);
+  for (const Path& d : documented_paths()) {
+    const bool found = std::any_of(paths.begin(), paths.end(),
+                                   [&](const std::string& p) { return matches(d, split(p)); });
+    EXPECT_TRUE(found) << "docs/report.md documents `" << text(d)
+                       << "`, which report.json does not have";
+  }
+}
+
+}  // namespace
+}  // namespace ssd::report
