@@ -42,8 +42,7 @@ std::string accelerator_problem(const config::AcceleratorConfig& accelerator) {
 HashAccelerator::HashAccelerator(sc_core::sc_module_name name,
                                  const config::AcceleratorConfig& config,
                                  [[maybe_unused]] const std::string& waveform)
-    : sc_core::sc_module(name),
-      socket("socket"),
+    : LtTarget(name, "ssd/accelerator"),
       m_period_ps(static_cast<Picoseconds>(std::llround(1e6 / config.clock_mhz))) {
   if (const std::string problem = accelerator_problem(config); !problem.empty()) {
     throw std::invalid_argument(problem);
@@ -55,17 +54,17 @@ HashAccelerator::HashAccelerator(sc_core::sc_module_name name,
   }
 #endif
   if (!m_engine) m_engine = std::make_unique<rtl::HashEngineModel>(engine_size(config));
-  socket.register_b_transport(this, &HashAccelerator::b_transport);
 }
 
 HashAccelerator::~HashAccelerator() = default;
 
-void HashAccelerator::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+LtTarget::Answer HashAccelerator::transport(tlm::tlm_generic_payload& payload, Picoseconds /*now*/,
+                                            Picoseconds ready) {
   HashCommandExtension* extension = nullptr;
   payload.get_extension(extension);
+  // Unreported: the AcceleratorPort turns the refusal into an exception of its own.
   if (extension == nullptr || extension->command == nullptr) {
-    payload.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-    return;
+    return refused(tlm::TLM_GENERIC_ERROR_RESPONSE);
   }
   const ftl::HashResponse& r = extension->response = m_engine->execute(*extension->command);
   const auto op = static_cast<ftl::HashOp>(extension->command->op & 7u);
@@ -78,8 +77,8 @@ void HashAccelerator::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc
   m_busy_cycles += cycles;
   const Picoseconds busy = static_cast<Picoseconds>(cycles) * m_period_ps;
   m_busy_ps += busy;
-  delay += to_sc_time(busy);
-  payload.set_response_status(tlm::TLM_OK_RESPONSE);
+  // The engine is idle whenever a command arrives (the processor waits for every answer).
+  return completes_at(ready + busy);
 }
 
 }  // namespace ssd::models

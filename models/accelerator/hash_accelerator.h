@@ -1,9 +1,9 @@
-// VET's hash-lookup accelerator (rtl/README.md) as a TLM-2.0 target at its own clock. Each
-// transaction carries one engine command (HashCommandExtension); the target runs it on its
-// engine, the Verilated RTL (accelerator.engine = rtl, checked against the reference model on
-// every command) or the C++ reference model (model: the same answers and cycle counts), and
-// answers after the engine's latency: delay += latency_cycles x clock period. Loosely timed: the
-// FTL processor waits for each answer (the next command depends on it), so the engine is idle
+// VET's hash-lookup accelerator (rtl/README.md) as a loosely timed TLM-2.0 target (LtTarget) at
+// its own clock. Each transaction carries one engine command (HashCommandExtension); the target
+// runs it on its engine, the Verilated RTL (accelerator.engine = rtl, checked against the
+// reference model on every command) or the C++ reference model (model: the same answers and
+// cycle counts), and answers after the engine's latency: delay += latency_cycles x clock period.
+// The FTL processor waits for each answer (the next command depends on it), so the engine is idle
 // whenever a command arrives and no pipelining across commands is modelled.
 #pragma once
 
@@ -11,12 +11,12 @@
 #include <memory>
 #include <string>
 
-#include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
 
 #include "config/platform_config.h"
 #include "ftl/extent/vet/hash_engine.h"
+#include "models/common/lt_target.h"
 #include "models/common/sim_time.h"
 
 namespace ssd::models {
@@ -38,10 +38,8 @@ class HashCommandExtension : public tlm::tlm_extension<HashCommandExtension> {
 // "" when `accelerator` can be built in this binary, else why not (naming the key).
 std::string accelerator_problem(const config::AcceleratorConfig& accelerator);
 
-class HashAccelerator : public sc_core::sc_module {
+class HashAccelerator : public LtTarget {
  public:
-  tlm_utils::simple_target_socket<HashAccelerator> socket;
-
   // `waveform`: an FST file for the RTL engine's signals ("" for none; ignored by the model).
   HashAccelerator(sc_core::sc_module_name name, const config::AcceleratorConfig& config,
                   const std::string& waveform = "");
@@ -59,7 +57,7 @@ class HashAccelerator : public sc_core::sc_module {
   Picoseconds period_ps() const { return m_period_ps; }
 
  private:
-  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
+  Answer transport(tlm::tlm_generic_payload& payload, Picoseconds now, Picoseconds ready) override;
 
   std::unique_ptr<ftl::HashEngine> m_engine;
   bool m_runs_rtl = false;

@@ -1,6 +1,6 @@
-// Conversions between the FTL's integer picoseconds and SystemC time. The platform sets the
-// SystemC time resolution to 1 ps, so an sc_time's value is a count of picoseconds and the
-// conversions are exact and cheap (no floating point on the hot path).
+// Conversions between the FTL's integer picoseconds and SystemC time. SystemC's time resolution
+// is 1 ps unless a program changes it, and none here does, so an sc_time's value is a count of
+// picoseconds and the conversions are exact and cheap (no floating point on the hot path).
 #pragma once
 
 #include <cmath>

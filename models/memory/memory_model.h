@@ -1,29 +1,27 @@
-// A controller memory (DRAM or NVRAM, one model with two configurations) as a TLM-2.0 target.
-// READ and WRITE transactions of `data length` bytes are timed by MemoryTiming; a FlashOpExtension
-// with a memory kind (kDramRead, ...), when present, gives the direction and size instead. The
-// model keeps no content (the FTL holds what its memories contain) and never touches the data
-// buffer. Loosely timed: the completion comes back as the annotated delay, without wait().
+// A controller memory (DRAM or NVRAM, one model with two configurations) as a loosely timed
+// TLM-2.0 target (LtTarget). READ and WRITE transactions of `data length` bytes are timed by
+// MemoryTiming; a FlashOpExtension with a memory kind (kDramRead, ...), when present, gives the
+// direction and size instead. The model keeps no content (the FTL holds what its memories
+// contain) and never touches the data buffer.
 #pragma once
 
-#include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
 
+#include "models/common/lt_target.h"
 #include "models/memory/memory_timing.h"
 
 namespace ssd::models {
 
-class MemoryModel : public sc_core::sc_module {
+class MemoryModel : public LtTarget {
  public:
-  tlm_utils::simple_target_socket<MemoryModel> socket;
-
   MemoryModel(sc_core::sc_module_name name, const MemoryTimingParams& params);
 
   const MemoryTiming& timing() const { return m_timing; }
   bool persistent() const { return m_timing.params().persistent; }
 
  private:
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  Answer transport(tlm::tlm_generic_payload& payload, Picoseconds now, Picoseconds ready) override;
 
   MemoryTiming m_timing;
 };

@@ -1,27 +1,25 @@
-// The NAND flash array as a TLM-2.0 target: every transaction carries one recorded FTL operation
-// (FlashOpExtension) and is timed by NandTiming with busy-until reservations. Loosely timed: the
-// completion comes back as the annotated delay and b_transport never waits. No data is stored:
-// the FTL keeps the functional content of the flash.
+// The NAND flash array as a loosely timed TLM-2.0 target (LtTarget): every transaction carries one
+// recorded FTL operation (FlashOpExtension) and is timed by NandTiming with busy-until
+// reservations; the completion comes back as the annotated delay. No data is stored: the FTL
+// keeps the functional content of the flash.
 #pragma once
 
-#include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
 
+#include "models/common/lt_target.h"
 #include "models/nand/nand_timing.h"
 
 namespace ssd::models {
 
-class NandArray : public sc_core::sc_module {
+class NandArray : public LtTarget {
  public:
-  tlm_utils::simple_target_socket<NandArray> socket;
-
   NandArray(sc_core::sc_module_name name, const NandTimingParams& params);
 
   const NandTiming& timing() const { return m_timing; }
 
  private:
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  Answer transport(tlm::tlm_generic_payload& payload, Picoseconds now, Picoseconds ready) override;
 
   NandTiming m_timing;
 };
