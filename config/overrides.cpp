@@ -20,8 +20,8 @@ std::string_view trim(std::string_view text) {
 
 }  // namespace
 
-void apply_override(const std::string& assignment, const KeyList& platform,
-                    const KeyList& scenario, OriginMap& origins) {
+void apply_override(const std::string& assignment, const KeyList& platform, const KeyList& scenario,
+                    OriginMap& origins) {
   const size_t equals = assignment.find('=');
   if (equals == std::string::npos) {
     throw_error(kSetOrigin, trim(assignment), "expected section.key=value");

@@ -10,7 +10,7 @@
 
 namespace ssd::config {
 
-void apply_override(const std::string& assignment, const KeyList& platform,
-                    const KeyList& scenario, OriginMap& origins);
+void apply_override(const std::string& assignment, const KeyList& platform, const KeyList& scenario,
+                    OriginMap& origins);
 
 }  // namespace ssd::config

@@ -112,8 +112,8 @@ std::string known(const std::vector<std::string>& names) {
 std::optional<KeyProblem> check_scheme(const PlatformConfig& p, const SchemeCatalog& schemes) {
   const std::vector<std::string> names = schemes.scheme_names();
   if (std::find(names.begin(), names.end(), p.ftl.scheme) == names.end()) {
-    const std::string what = p.ftl.scheme.empty() ? "must name a scheme"
-                                                  : "unknown scheme '" + p.ftl.scheme + "'";
+    const std::string what =
+        p.ftl.scheme.empty() ? "must name a scheme" : "unknown scheme '" + p.ftl.scheme + "'";
     return KeyProblem{"ftl.scheme", what + " (known: " + known(names) + ")"};
   }
   return schemes.check(p);

@@ -20,9 +20,9 @@ inline std::string source_path(const std::string& relative) {
 inline report::RunReport run_platform(const std::string& platform_file,
                                       std::vector<std::string> overrides = {}) {
   overrides.push_back("run.progress=false");
-  const auto config = config::load_config(source_path(platform_file),
-                                          source_path("scenarios/default.toml"), overrides,
-                                          ftl::scheme_catalog());
+  const auto config =
+      config::load_config(source_path(platform_file), source_path("scenarios/default.toml"),
+                          overrides, ftl::scheme_catalog());
   models::SsdPlatform platform("ssd", config, models::PlatformRunOptions{});
   platform.precondition();
   return platform.run();
