@@ -1,4 +1,4 @@
-// Page-granular flash management that page-level schemes (page mapping now; DFTL, VET, EMT later)
+// Page-granular flash management that the page-level schemes (page mapping, DFTL, VET, EMT)
 // share: block pools, the host and GC write streams, greedy GC on the plane that runs short, and
 // reading units back whether they are on flash or still in a page being assembled in DRAM.
 // The scheme keeps the mapping and answers GC through MappingOwner.

@@ -4,7 +4,7 @@
 // does with the value pointer a search returns, Clark's table included, and what a hardware table
 // does within one bucket access). Keeping the value three 32-bit words lets a hardware table
 // (buckets x ways, answering "overflow" when a bucket is full and leaving the entry to software)
-// implement the same interface later.
+// implement the same interface: the accelerator backend does (accelerator_table.h).
 //
 // Cost rule, the same for every table: each operation adds 1 to CpuWork::hash_probes, plus 1 for
 // every further entry or slot it examines or moves (a chain entry past the first, the second
