@@ -38,12 +38,14 @@ bool GarbageCollector::collect_one(uint32_t plane) {
   const PageId first = m_geometry.first_page(victim);
   const uint32_t programmed = m_backend.flash().write_pointer(victim);
   prefetch_mappings(victim);
+  m_gc_writer.forget_last_program();
   for (uint32_t p = 0; p < programmed; ++p) relocate_page(first + p, plane, last_op);
   m_owner.relocations_done();
 
-  // Valid data must be on flash before its old copy is erased.
-  const uint32_t closed = m_gc_writer.close_page(plane);
-  if (closed != kNone) last_op = closed;
+  // Valid data must be on flash before its old copy is erased: the erase waits for the last GC
+  // program, the page closed now or one that filled while copying (each waits for its reads).
+  m_gc_writer.close_page(plane);
+  if (m_gc_writer.last_program() != kNone) last_op = m_gc_writer.last_program();
   m_backend.erase(victim, OpClass::kGc, last_op);
   m_blocks.release_block(victim);
   ++m_stats.gc_erases;

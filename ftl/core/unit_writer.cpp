@@ -56,6 +56,7 @@ uint32_t UnitWriter::program(uint32_t plane) {
   const OpClass op_class = mapping == open.units.total() ? OpClass::kMapping : m_op_class;
   const uint32_t op = m_backend.program(open.page, open.tokens.data(), open.spare.data(), op_class,
                                         open.after, open.units);
+  if (op != kNone) m_last_program = op;
   std::fill(open.tokens.begin(), open.tokens.end(), 0);
   std::fill(open.spare.begin(), open.spare.end(), kNone);
   open.page = kNone;

@@ -48,6 +48,12 @@ class UnitWriter {
   uint32_t close_page(uint32_t plane);
   uint32_t close_pages();
 
+  // The operation index of the stream's latest program since forget_last_program() (kNone when
+  // none): GC's erase must wait for the page its last copies went into, even when that page
+  // filled (and was programmed) inside append().
+  uint32_t last_program() const { return m_last_program; }
+  void forget_last_program() { m_last_program = kNone; }
+
   // Whether `slot` sits in a page this stream is still assembling, and its token there.
   bool holds(SlotId slot) const;
   Token buffered_token(SlotId slot) const;
@@ -72,6 +78,7 @@ class UnitWriter {
   SpaceListener* m_listener = nullptr;
   std::vector<OpenPage> m_open;  // per flat plane
   uint32_t m_stripe_cursor = 0;
+  uint32_t m_last_program = kNone;
 };
 
 }  // namespace ssd::ftl
