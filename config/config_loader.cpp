@@ -37,7 +37,8 @@ void resolve_trace_path(ScenarioConfig& scenario, const OriginMap& origins,
 }  // namespace
 
 LoadedConfig load_config(const std::string& platform_path, const std::string& scenario_path,
-                         const std::vector<std::string>& overrides, const SchemeCatalog& schemes) {
+                         const std::vector<std::string>& overrides, const SchemeCatalog& schemes,
+                         const std::vector<std::string>& sources) {
   LoadedConfig loaded;
   loaded.platform_path = platform_path;
   loaded.scenario_path = scenario_path;
@@ -48,8 +49,9 @@ LoadedConfig load_config(const std::string& platform_path, const std::string& sc
   OriginMap origins;
   if (!platform_path.empty()) read_config_file(platform_path, platform_file(), platform, origins);
   if (!scenario_path.empty()) read_config_file(scenario_path, scenario_file(), scenario, origins);
-  for (const std::string& assignment : overrides) {
-    apply_override(assignment, platform, scenario, origins);
+  for (size_t i = 0; i < overrides.size(); ++i) {
+    const std::string source = i < sources.size() ? sources[i] : "--set";
+    apply_override(overrides[i], platform, scenario, origins, source);
   }
 
   resolve_trace_path(loaded.scenario, origins, scenario_path);

@@ -28,11 +28,14 @@ struct LoadedConfig {
 };
 
 // Loads both files (an empty path keeps the built-in defaults of the structs), then applies each
-// override "section.key=value" to whichever of the two owns the section, then validates both.
-// The platform carries the default settings of every group in `schemes`, so their keys can be
-// set. Throws ConfigError on the first problem; nothing is returned half-filled.
+// override "section.key=value", in order, to whichever of the two owns the section, then
+// validates both. `sources[i]` names the command-line option override i came from in messages
+// ("--fit"; "--set" when absent). The platform carries the default settings of every group in
+// `schemes`, so their keys can be set. Throws ConfigError on the first problem; nothing is
+// returned half-filled.
 LoadedConfig load_config(const std::string& platform_path, const std::string& scenario_path,
-                         const std::vector<std::string>& overrides, const SchemeCatalog& schemes);
+                         const std::vector<std::string>& overrides, const SchemeCatalog& schemes,
+                         const std::vector<std::string>& sources = {});
 
 // Checks a platform on its own (geometry possible, timings positive, ratios in range, a known
 // scheme whose rules it meets). `source` names where the values came from, for the message.

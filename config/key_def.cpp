@@ -63,6 +63,7 @@ Range positive() { return {0.0, kInf, true, false}; }
 Range at_least(double min) { return {min, kInf, false, false}; }
 Range closed(double min, double max) { return {min, max, false, false}; }
 Range open(double min, double max) { return {min, max, true, true}; }
+Range left_open(double min, double max) { return {min, max, true, false}; }
 
 KeyType key_type(const KeyDef& key) {
   switch (key.field.index()) {

@@ -30,10 +30,11 @@ struct Range {
   std::string describe() const;  // "must be > 0", "must be in [0, 1]"
 };
 
-Range positive();                      // (0, inf)
-Range at_least(double min);            // [min, inf)
-Range closed(double min, double max);  // [min, max]
-Range open(double min, double max);    // (min, max)
+Range positive();                         // (0, inf)
+Range at_least(double min);               // [min, inf)
+Range closed(double min, double max);     // [min, max]
+Range open(double min, double max);       // (min, max)
+Range left_open(double min, double max);  // (min, max]
 
 struct KeyDef {
   std::string_view name;  // "nand.channels"

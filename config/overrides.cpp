@@ -9,8 +9,6 @@ namespace ssd::config {
 
 namespace {
 
-const Origin kSetOrigin{"--set", 0};
-
 std::string_view trim(std::string_view text) {
   const size_t first = text.find_first_not_of(" \t");
   if (first == std::string_view::npos) return {};
@@ -21,10 +19,11 @@ std::string_view trim(std::string_view text) {
 }  // namespace
 
 void apply_override(const std::string& assignment, const KeyList& platform, const KeyList& scenario,
-                    OriginMap& origins) {
+                    OriginMap& origins, const std::string& source) {
+  const Origin origin{source, 0};
   const size_t equals = assignment.find('=');
   if (equals == std::string::npos) {
-    throw_error(kSetOrigin, trim(assignment), "expected section.key=value");
+    throw_error(origin, trim(assignment), "expected section.key=value");
   }
   const std::string name(trim(std::string_view(assignment).substr(0, equals)));
   const std::string_view text = trim(std::string_view(assignment).substr(equals + 1));
@@ -36,10 +35,10 @@ void apply_override(const std::string& assignment, const KeyList& platform, cons
     KeyList all{platform.keys, platform.renamed};
     all.keys.insert(all.keys.end(), scenario.keys.begin(), scenario.keys.end());
     all.renamed.insert(all.renamed.end(), scenario.renamed.begin(), scenario.renamed.end());
-    throw_error(kSetOrigin, name, all.unknown_key_reason(name));
+    throw_error(origin, name, all.unknown_key_reason(name));
   }
-  if (auto reason = assign_text(*key, text)) throw_error(kSetOrigin, name, *reason);
-  origins[name] = kSetOrigin;
+  if (auto reason = assign_text(*key, text)) throw_error(origin, name, *reason);
+  origins[name] = origin;
 }
 
 }  // namespace ssd::config

@@ -10,7 +10,8 @@
 
 namespace ssd::config {
 
+// `source` names the option the assignment came from in messages ("--set", "--fit", ...).
 void apply_override(const std::string& assignment, const KeyList& platform, const KeyList& scenario,
-                    OriginMap& origins);
+                    OriginMap& origins, const std::string& source = "--set");
 
 }  // namespace ssd::config

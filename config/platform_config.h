@@ -82,6 +82,8 @@ struct HostConfig {
 
 struct SimConfig {
   double quantum_ns = 1'000'000.0;  // sim.quantum_ns (TLM global quantum)
+  // Host memory the simulator may use for the device (0 = what the machine has available).
+  uint64_t memory_limit_bytes = 0;  // sim.memory_limit_bytes
 };
 
 struct PlatformConfig {

@@ -4,6 +4,21 @@
 
 namespace ssd::config {
 
+namespace {
+
+// Timings and rates are bounded so that one operation, one access or one command's overhead
+// stays far below the latest simulated time (ftl::kLatestTime, 2^63 ps): a run can then only
+// reach that limit by adding up many of them, which the host model checks (docs/errors.md).
+const Range kArrayTime = left_open(0, 1e6);  // µs: (0, 1 s] per NAND array operation
+const Range kAccessTime = closed(0, 1e9);    // ns: [0, 1 s] per memory access or command
+const Range kClock = closed(1e-3, 1e6);      // MHz: 1 kHz .. 1 THz
+const Range kBusRate = closed(1e-3, 1e6);    // MT/s
+const Range kBandwidth = closed(1e-3, 1e9);  // MB/s: 1 kB/s .. 1 PB/s
+const Range kPcieRate = closed(1e-3, 1e3);   // GT/s per lane
+const Range kCyclePrice = closed(0, 1e6);    // CPU cycles per primitive
+
+}  // namespace
+
 std::vector<KeyDef> platform_keys(PlatformConfig& p) {
   NandConfig& n = p.nand;
   FtlConfig& f = p.ftl;
@@ -20,16 +35,16 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
       {"nand.planes_per_die", &n.planes_per_die, "Planes per die", at_least(1)},
       {"nand.blocks_per_plane", &n.blocks_per_plane, "Erase blocks per plane", at_least(1)},
       {"nand.pages_per_block", &n.pages_per_block, "Pages per erase block", closed(1, 65535)},
-      {"nand.page_bytes", &n.page_bytes, "Main-area bytes per page", at_least(1)},
+      {"nand.page_bytes", &n.page_bytes, "Main-area bytes per page", closed(1, 1 << 20)},
       {"nand.spare_bytes", &n.spare_bytes, "Spare (out-of-band) bytes per page", at_least(1)},
       {"nand.sector_bytes", &n.sector_bytes, "Host sector size (a power of two)", at_least(512)},
-      {"nand.t_read_us", &n.t_read_us, "Page read, array to page register (tR)", positive()},
+      {"nand.t_read_us", &n.t_read_us, "Page read, array to page register (tR)", kArrayTime},
       {"nand.t_spare_read_us", &n.t_spare_read_us,
-       "Spare-area-only read, array to register (<= t_read_us)", positive()},
-      {"nand.t_program_us", &n.t_program_us, "Page program, register to array (tPROG)", positive()},
-      {"nand.t_erase_us", &n.t_erase_us, "Block erase (tBERS)", positive()},
+       "Spare-area-only read, array to register (<= t_read_us)", kArrayTime},
+      {"nand.t_program_us", &n.t_program_us, "Page program, register to array (tPROG)", kArrayTime},
+      {"nand.t_erase_us", &n.t_erase_us, "Block erase (tBERS)", kArrayTime},
       {"nand.channel_mt_s", &n.channel_mt_s, "Channel bus rate in mega-transfers per second",
-       positive()},
+       kBusRate},
       {"nand.channel_width_bytes", &n.channel_width_bytes, "Bytes moved per bus transfer",
        at_least(1)},
       {"nand.command_address_cycles", &n.command_address_cycles,
@@ -49,12 +64,11 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
        "Share of a plane's blocks kept free; fewer free blocks start GC", open(0.0, 0.5)},
       {"ftl.gc_policy", &f.gc_policy, "GC victim selection", std::nullopt, {"greedy"}},
 
-      {"controller.cpu_mhz", &c.cpu_mhz, "FTL processor clock", positive()},
+      {"controller.cpu_mhz", &c.cpu_mhz, "FTL processor clock", kClock},
       {"controller.cycles_per_command", &c.cycles_per_command,
        "Firmware cycles per host command (parse, queue, complete)"},
 
-      {"accelerator.clock_mhz", &p.accelerator.clock_mhz, "Hash-lookup accelerator clock",
-       positive()},
+      {"accelerator.clock_mhz", &p.accelerator.clock_mhz, "Hash-lookup accelerator clock", kClock},
       {"accelerator.bucket_bits", &p.accelerator.bucket_bits,
        "Accelerator table: 2^bucket_bits buckets", closed(1, 13)},
       {"accelerator.ways", &p.accelerator.ways, "Accelerator table: slots per bucket",
@@ -66,9 +80,9 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
        {"model", "rtl"}},
 
       {"dram.capacity_bytes", &p.dram.capacity_bytes, "Controller DRAM size", at_least(1)},
-      {"dram.read_latency_ns", &p.dram.read_latency_ns, "DRAM read access latency", at_least(0)},
-      {"dram.write_latency_ns", &p.dram.write_latency_ns, "DRAM write access latency", at_least(0)},
-      {"dram.bandwidth_mb_s", &p.dram.bandwidth_mb_s, "DRAM bandwidth (10^6 bytes/s)", positive()},
+      {"dram.read_latency_ns", &p.dram.read_latency_ns, "DRAM read access latency", kAccessTime},
+      {"dram.write_latency_ns", &p.dram.write_latency_ns, "DRAM write access latency", kAccessTime},
+      {"dram.bandwidth_mb_s", &p.dram.bandwidth_mb_s, "DRAM bandwidth (10^6 bytes/s)", kBandwidth},
 
       {"nvram.kind",
        &p.nvram.kind,
@@ -76,27 +90,29 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
        std::nullopt,
        {"none", "stt-mram", "pcm"}},
       {"nvram.capacity_bytes", &p.nvram.capacity_bytes, "NVRAM size (> 0 unless kind = none)"},
-      {"nvram.read_latency_ns", &p.nvram.read_latency_ns, "NVRAM read access latency", at_least(0)},
+      {"nvram.read_latency_ns", &p.nvram.read_latency_ns, "NVRAM read access latency", kAccessTime},
       {"nvram.write_latency_ns", &p.nvram.write_latency_ns, "NVRAM write access latency",
-       at_least(0)},
+       kAccessTime},
       {"nvram.bandwidth_mb_s", &p.nvram.bandwidth_mb_s,
-       "NVRAM bandwidth (10^6 bytes/s; > 0 unless kind = none)", at_least(0)},
+       "NVRAM bandwidth (10^6 bytes/s; >= 0.001 unless kind = none)", closed(0, 1e9)},
 
       {"host.pcie_lanes", &h.pcie_lanes, "PCIe lanes: 1, 2, 4, 8 or 16"},
       {"host.pcie_gt_s", &h.pcie_gt_s, "PCIe rate per lane in GT/s (128b/130b encoding)",
-       positive()},
+       kPcieRate},
       {"host.command_overhead_ns", &h.command_overhead_ns,
-       "Host-interface time per command (doorbell, fetch, completion)", at_least(0)},
+       "Host-interface time per command (doorbell, fetch, completion)", kAccessTime},
       {"host.submission_queues", &h.submission_queues, "NVMe submission queues", at_least(1)},
       {"host.max_queue_depth", &h.max_queue_depth, "Entries per submission queue",
        closed(1, 65536)},
 
       {"sim.quantum_ns", &p.sim.quantum_ns, "TLM global quantum for temporal decoupling",
-       positive()},
+       left_open(0, 1e12)},
+      {"sim.memory_limit_bytes", &p.sim.memory_limit_bytes,
+       "Host memory the simulator may use for the device (0 = what the machine has available)"},
   };
   // The price of each primitive of the FTL processor (config/cpu_primitives.h).
 #define SSD_PRICE_KEY(count, unit, default_cycles, is_mapping, description) \
-  keys.push_back({"controller.cycles_per_" #unit, &c.cycles_per_##unit, description, at_least(0)});
+  keys.push_back({"controller.cycles_per_" #unit, &c.cycles_per_##unit, description, kCyclePrice});
   SSD_CPU_PRIMITIVES(SSD_PRICE_KEY)
 #undef SSD_PRICE_KEY
   // The scheme folders' own keys, ftl.<group>.* (config/scheme_settings.h).

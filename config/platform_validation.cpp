@@ -124,9 +124,9 @@ std::optional<KeyProblem> check_memories_and_host(const PlatformConfig& p) {
     return KeyProblem{"nvram.capacity_bytes",
                       "must be > 0 when nvram.kind is '" + p.nvram.kind + "'"};
   }
-  if (p.nvram.kind != "none" && !(p.nvram.bandwidth_mb_s > 0)) {
+  if (p.nvram.kind != "none" && !(p.nvram.bandwidth_mb_s >= 1e-3)) {
     return KeyProblem{"nvram.bandwidth_mb_s",
-                      "must be > 0 when nvram.kind is '" + p.nvram.kind + "'"};
+                      "must be >= 0.001 when nvram.kind is '" + p.nvram.kind + "'"};
   }
   const uint32_t lanes = p.host.pcie_lanes;
   if (lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16) {

@@ -5,6 +5,7 @@
 #include "config/capacity.h"
 #include "config/config_loader.h"
 #include "config/config_messages.h"
+#include "config/time_limit.h"
 #include "config/validation.h"
 
 namespace ssd::config {
@@ -102,6 +103,15 @@ std::optional<KeyProblem> find_scenario_problem(const ScenarioConfig& scenario,
   }
   if (w.mode == "open" && !(w.interarrival_us > 0)) {
     return KeyProblem{"workload.interarrival_us", "must be > 0 when workload.mode is 'open'"};
+  }
+  // Open-loop arrivals must stay before the latest simulated time (a Poisson tail past it stops
+  // the run there; docs/errors.md).
+  if (w.kind == "synthetic" && w.mode == "open" &&
+      double(w.requests) * w.interarrival_us * 1e6 >= double(kLatestTimePs)) {
+    return KeyProblem{"workload.interarrival_us",
+                      "x workload.requests (" + std::to_string(w.requests) +
+                          ") puts the last arrival past the latest simulated time (" +
+                          kLatestTimeText + ")"};
   }
   return std::nullopt;
 }

@@ -54,6 +54,14 @@ class RegistryCatalog final : public config::SchemeCatalog {
 
   std::optional<config::KeyProblem> check(const config::PlatformConfig& platform) const override {
     const SchemeDescriptor& entry = scheme(platform.ftl.scheme);
+    // Every scheme keeps its words in the spare area, which must hold them.
+    const uint32_t needed = entry.spare_words(Geometry::from_platform(platform)) * 4;
+    if (needed > platform.nand.spare_bytes) {
+      return config::KeyProblem{"nand.spare_bytes",
+                                "the " + entry.name + " scheme keeps " + std::to_string(needed) +
+                                    " bytes per page in the spare area (got " +
+                                    std::to_string(platform.nand.spare_bytes) + ")"};
+    }
     return entry.check ? entry.check(platform) : std::nullopt;
   }
 };
@@ -109,6 +117,17 @@ uint32_t scheme_spare_words(const std::string& name, const config::PlatformConfi
 bool needs_hash_engine(const config::PlatformConfig& platform) {
   const SchemeDescriptor& entry = scheme(platform.ftl.scheme);
   return entry.needs_hash_engine && entry.needs_hash_engine(platform);
+}
+
+uint64_t simulator_bytes(const config::PlatformConfig& platform, bool oracle) {
+  const SchemeDescriptor& entry = scheme(platform.ftl.scheme);
+  const Geometry g = Geometry::from_platform(platform);
+  // FlashArray: write pointer and erase count per block, the scheme's spare words per page, a
+  // token per slot with the oracle; block bookkeeping (state, valid count, free-pool entry).
+  uint64_t bytes = uint64_t(g.blocks()) * (2 + 4 + 8);
+  bytes += g.pages() * 4 * entry.spare_words(g);
+  if (oracle) bytes += g.slots() * sizeof(Token) + g.logical_units * sizeof(Token);
+  return bytes + entry.simulator_bytes(platform, g);
 }
 
 }  // namespace ssd::ftl

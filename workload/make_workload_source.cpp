@@ -1,6 +1,8 @@
 #include "workload/make_workload_source.h"
 
+#include "ftl/core/checked_time.h"
 #include "workload/synthetic_generator.h"
+#include "workload/trace/trace_error.h"
 #include "workload/trace/trace_layout.h"
 #include "workload/trace/trace_replayer.h"
 #include "workload/trace/trace_scan.h"
@@ -16,6 +18,17 @@ std::unique_ptr<WorkloadSource> make_trace_replayer(const config::WorkloadConfig
   if (config.device != "all") spec.only_device = std::stoull(config.device);
   spec.check_time = config.mode == "open";
   const TraceSummary summary = scan_trace(spec);
+  // Open loop replays each record at its time / speed: the last must come before the latest
+  // simulated time, checked here so that nothing runs when it does not.
+  const double last_arrival_ps = double(summary.duration_ns) * 1000.0 / config.speed;
+  if (spec.check_time && last_arrival_ps > double(ftl::kLatestTime)) {
+    throw TraceError(spec.path, summary.last_line,
+                     ftl::past_latest_time("this request's arrival (its time / workload.speed)",
+                                           last_arrival_ps) +
+                         "; replay it closed loop (workload.mode=closed) or faster "
+                         "(workload.speed)",
+                     trace_line_text(spec.path, summary.last_line));
+  }
   const TraceLayout layout(summary, logical_bytes, sector_bytes, fit_mode_from_name(config.fit));
   TraceReplayOptions options;
   options.open_loop = config.mode == "open";

@@ -37,7 +37,11 @@ bool SyntheticGenerator::next(Request& request) {
           m_config.arrival == "poisson" ? -std::log(1.0 - m_random.unit()) * gap_ps : gap_ps;
     }
     if (m_duration_ps > 0 && m_arrival_ps >= m_duration_ps) return false;
-    request.arrival = static_cast<ftl::Picoseconds>(m_arrival_ps);
+    // Past the latest simulated time (a Poisson tail; validation refuses a mean that gets there)
+    // the arrival stays just beyond it, where the host stops the run instead of wrapping.
+    request.arrival = m_arrival_ps > double(ftl::kLatestTime)
+                          ? ftl::kLatestTime + 1
+                          : static_cast<ftl::Picoseconds>(m_arrival_ps);
   }
   ++m_issued;
 

@@ -25,7 +25,7 @@ BlockId BlockManager::open_block(uint32_t plane) {
   if (pool.empty()) {
     throw std::runtime_error("plane " + std::to_string(plane) +
                              " has no free block left: garbage collection could not reclaim "
-                             "space (over-provisioning too small for this workload?)");
+                             "space on it (raise ftl.over_provisioning or nand.blocks_per_plane)");
   }
   const BlockId block = pool.front();
   pool.pop_front();

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "config/time_limit.h"
+
 namespace ssd::ftl {
 
 using Lun = uint32_t;      // logical mapping unit number (host address / mapping unit size)
@@ -14,5 +16,8 @@ using Token = uint32_t;    // content token of a mapping unit (content_token.h);
 using Picoseconds = uint64_t;
 
 inline constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+
+// The latest simulated time a run may reach (config/time_limit.h).
+inline constexpr Picoseconds kLatestTime = config::kLatestTimePs;
 
 }  // namespace ssd::ftl

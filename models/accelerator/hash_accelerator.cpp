@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "ftl/core/checked_time.h"
 #include "rtl/model/vet_hash_model.h"
 #if SSD_HAVE_RTL
 #include "rtl/verilated_hash_engine.h"
@@ -43,7 +44,7 @@ HashAccelerator::HashAccelerator(sc_core::sc_module_name name,
                                  const config::AcceleratorConfig& config,
                                  [[maybe_unused]] const std::string& waveform)
     : LtTarget(name, "ssd/accelerator"),
-      m_period_ps(static_cast<Picoseconds>(std::llround(1e6 / config.clock_mhz))) {
+      m_period_ps(ftl::checked_ps(1e6 / config.clock_mhz, "accelerator.clock_mhz's period")) {
   if (const std::string problem = accelerator_problem(config); !problem.empty()) {
     throw std::invalid_argument(problem);
   }
@@ -75,7 +76,8 @@ LtTarget::Answer HashAccelerator::transport(tlm::tlm_generic_payload& payload, P
   const uint64_t cycles = r.latency_cycles;
   ++m_commands;
   m_busy_cycles += cycles;
-  const Picoseconds busy = static_cast<Picoseconds>(cycles) * m_period_ps;
+  const Picoseconds busy =
+      ftl::checked_ps(double(cycles) * double(m_period_ps), "an accelerator command's time");
   m_busy_ps += busy;
   // The engine is idle whenever a command arrives (the processor waits for every answer).
   return completes_at(ready + busy);

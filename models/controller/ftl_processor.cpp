@@ -22,7 +22,8 @@ uint64_t CpuCosts::cycles(const ftl::CpuWork& w) const {
   primitives += double(w.count) * prices.cycles_per_##unit;
   SSD_CPU_PRIMITIVES(SSD_PRICE)
 #undef SSD_PRICE
-  return per_command + static_cast<uint64_t>(std::llround(primitives));
+  // A count of cycles, not a time, but as large: the same bound keeps the rounding defined.
+  return per_command + ftl::checked_ps(primitives, "one command's firmware cycles");
 }
 
 uint64_t CpuCosts::mapping_cycles(const ftl::CpuWork& w) const {
@@ -86,13 +87,26 @@ void FtlProcessor::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_ti
     payload.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
-  ftl::HostCommand& command = *extension->command;
   const Picoseconds ready = to_ps(sc_core::sc_time_stamp() + delay);
+  try {
+    const Picoseconds completion = serve(*extension->command, ready, extension->mismatches);
+    delay = to_sc_time(completion) - sc_core::sc_time_stamp();
+    payload.set_response_status(tlm::TLM_OK_RESPONSE);
+  } catch (const std::exception& error) {
+    // The FTL could not serve the command (no free block left, ...) or a time went past the latest
+    // simulated time: the host stops the run and says why.
+    extension->failure = error.what();
+    extension->time_limit = dynamic_cast<const ftl::TimeLimitError*>(&error) != nullptr;
+    payload.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+  }
+}
 
+Picoseconds FtlProcessor::serve(ftl::HostCommand& command, Picoseconds ready,
+                                uint64_t& mismatches) {
   // Functional first: the firmware runs to completion and leaves its operations behind.
   // Accelerator time from before this command (preconditioning) is not this command's.
   if (m_accelerator != nullptr) m_accelerator->take_wait_ps();
-  extension->mismatches = m_device.run(command);
+  mismatches = m_device.run(command);
   ftl::FlashBackend& backend = m_device.backend();
 
   // The firmware's time: its cycles, plus the accelerator answers it waited for (each command
@@ -101,7 +115,8 @@ void FtlProcessor::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_ti
   const uint64_t cycles = m_costs.cycles(work);
   const Picoseconds accelerator_ps = m_accelerator != nullptr ? m_accelerator->take_wait_ps() : 0;
   const Picoseconds cpu_start = std::max(ready, m_cpu_free_at);
-  const auto cpu_ps = static_cast<Picoseconds>(std::llround(double(cycles) * m_costs.ps_per_cycle));
+  const Picoseconds cpu_ps =
+      ftl::checked_ps(double(cycles) * m_costs.ps_per_cycle, "one command's firmware time");
   const Picoseconds cpu_end = cpu_start + cpu_ps + accelerator_ps;
   m_cpu_free_at = cpu_end;
   m_totals.busy_ps += cpu_ps + accelerator_ps;
@@ -127,8 +142,7 @@ void FtlProcessor::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_ti
     completion = std::max(completion, m_done[i]);
   }
   if (command.kind == ftl::CommandKind::kFlush) completion = std::max(completion, m_all_done_at);
-  delay = to_sc_time(completion) - sc_core::sc_time_stamp();
-  payload.set_response_status(tlm::TLM_OK_RESPONSE);
+  return completion;
 }
 
 }  // namespace ssd::models

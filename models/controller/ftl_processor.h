@@ -68,6 +68,8 @@ class FtlProcessor : public sc_core::sc_module {
 
  private:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
+  // Runs the command's firmware and times its operations; returns its completion.
+  Picoseconds serve(ftl::HostCommand& command, Picoseconds ready, uint64_t& mismatches);
   Picoseconds issue(const ftl::FlashOp& op, Picoseconds ready);
 
   ftl::FtlDevice& m_device;

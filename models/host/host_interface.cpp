@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <ostream>
+#include <string>
 
 #include <tlm_utils/tlm_quantumkeeper.h>
 
@@ -11,7 +12,15 @@ namespace ssd::models {
 namespace {
 // PCIe 3.0 and later encode 128 bits in 130 on the wire.
 constexpr double kPcieEncoding = 128.0 / 130.0;
-constexpr uint64_t kProgressCheckEvery = 1u << 14;  // requests between wall-clock looks
+// Requests between looks at the wall clock (about 25 ns each) for progress: often enough for a
+// slow run to show progress every second, rare enough to cost nothing on a fast one.
+constexpr uint64_t kProgressCheckEvery = 64;
+
+std::string time_text(Picoseconds ps) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%.6g s", double(ps) / 1e12);
+  return text;
+}
 }  // namespace
 
 HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostConfig& host,
@@ -20,7 +29,7 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostCon
       socket("socket"),
       m_source(source),
       m_options(options),
-      m_command_overhead(ns_to_ps(host.command_overhead_ns)),
+      m_command_overhead(ns_to_ps(host.command_overhead_ns, "host.command_overhead_ns")),
       m_pcie_ps_per_byte(1e3 / (host.pcie_lanes * host.pcie_gt_s * kPcieEncoding / 8.0)) {
   m_payload.set_extension(&m_extension);
   m_payload.set_data_ptr(m_scratch);
@@ -48,11 +57,14 @@ Picoseconds HostInterface::submit(ftl::HostCommand& command, Picoseconds submitt
   Picoseconds ready = submitted + m_command_overhead;
   if (command.kind == ftl::CommandKind::kWrite) {  // write data crosses the link first
     const Picoseconds start = std::max(ready, m_to_device_free);
-    m_to_device_free = start + static_cast<Picoseconds>(double(bytes) * m_pcie_ps_per_byte);
+    m_to_device_free =
+        start + ftl::checked_ps(double(bytes) * m_pcie_ps_per_byte, "a write's PCIe transfer");
     ready = m_to_device_free;
   }
   m_extension.command = &command;
   m_extension.mismatches = 0;
+  m_extension.failure.clear();
+  m_extension.time_limit = false;
   m_payload.set_command(command.kind == ftl::CommandKind::kRead ? tlm::TLM_READ_COMMAND
                                                                 : tlm::TLM_WRITE_COMMAND);
   m_payload.set_address(command.start_sector);
@@ -61,16 +73,22 @@ Picoseconds HostInterface::submit(ftl::HostCommand& command, Picoseconds submitt
   m_payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time delay = to_sc_time(ready) - sc_core::sc_time_stamp();
   socket->b_transport(m_payload, delay);
-  if (m_payload.is_response_error())
-    SC_REPORT_ERROR(name(), m_payload.get_response_string().c_str());
+  if (m_payload.is_response_error()) return 0;  // the caller reads the extension's failure
   Picoseconds completion = to_ps(sc_core::sc_time_stamp() + delay);
   if (command.kind == ftl::CommandKind::kRead) {  // read data crosses back
     const Picoseconds start = std::max(completion, m_to_host_free);
-    m_to_host_free = start + static_cast<Picoseconds>(double(bytes) * m_pcie_ps_per_byte);
+    m_to_host_free =
+        start + ftl::checked_ps(double(bytes) * m_pcie_ps_per_byte, "a read's PCIe transfer");
     completion = m_to_host_free;
   }
   m_stats.mismatches += m_extension.mismatches;
   return completion;
+}
+
+void HostInterface::stop_at(RunStop::Cause cause, const std::string& reason, uint64_t request) {
+  m_stop.cause = cause;
+  m_stop.message = "request " + std::to_string(request) + " at simulated time " +
+                   time_text(m_last_submit) + ": " + reason;
 }
 
 void HostInterface::record(const ftl::HostCommand& command, Picoseconds arrival,
@@ -102,8 +120,20 @@ void HostInterface::run() {
   ftl::HostCommand command;
   uint64_t issued = 0;
   while (m_source.next(request)) {
+    if (interrupt_requested()) {
+      stop_at(RunStop::Cause::kInterrupted, "interrupted", issued + 1);
+      break;
+    }
     const Picoseconds submitted = submit_time(request);
     if (m_options.duration_ps && submitted >= m_options.duration_ps) break;
+    if (submitted > ftl::kLatestTime) {
+      stop_at(RunStop::Cause::kTimeLimit,
+              ftl::past_latest_time("its arrival", double(submitted)) +
+                  ": the workload is too long (trace times / workload.speed, or workload.requests "
+                  "x workload.interarrival_us)",
+              issued + 1);
+      break;
+    }
     const Picoseconds arrival = m_source.open_loop() ? request.arrival : submitted;
     if (issued == 0) m_stats.first_issue = arrival;
     m_last_submit = submitted;
@@ -116,18 +146,37 @@ void HostInterface::run() {
     command.sector_count = request.sector_count;
     command.arrival = arrival;
     command.queue = request.queue;
-    const Picoseconds completion = submit(command, submitted);
+    Picoseconds completion = 0;
+    try {
+      completion = submit(command, submitted);
+    } catch (const ftl::TimeLimitError& error) {  // the host's own PCIe transfer
+      m_extension.failure = error.what();
+      m_extension.time_limit = true;
+    }
+    if (!m_extension.failure.empty()) {
+      stop_at(m_extension.time_limit ? RunStop::Cause::kTimeLimit : RunStop::Cause::kFailed,
+              m_extension.failure, issued + 1);
+      break;
+    }
+    if (completion > ftl::kLatestTime) {
+      stop_at(RunStop::Cause::kTimeLimit,
+              ftl::past_latest_time("its completion", double(completion)), issued + 1);
+      break;
+    }
     m_in_flight.push(completion);
     record(command, arrival, submitted, completion);
     if (++issued % kProgressCheckEvery == 0) maybe_report_progress();
   }
-  // Let simulated time run to the last completion, so the kernel's clock ends where the run does.
-  keeper.sync();
-  if (m_stats.last_completion > to_ps(sc_core::sc_time_stamp())) {
-    sc_core::wait(to_sc_time(m_stats.last_completion) - sc_core::sc_time_stamp());
-  }
   if (m_progress_shown) std::fprintf(stderr, "\n");
-  m_finished = true;
+  if (m_stop.cause == RunStop::Cause::kNone) {
+    // Let simulated time run to the last completion, so the kernel's clock ends where the run
+    // does.
+    keeper.sync();
+    if (m_stats.last_completion > to_ps(sc_core::sc_time_stamp())) {
+      sc_core::wait(to_sc_time(m_stats.last_completion) - sc_core::sc_time_stamp());
+    }
+    m_finished = true;
+  }
   sc_core::sc_stop();
 }
 
@@ -143,6 +192,11 @@ void HostInterface::maybe_report_progress() {
   if (m_options.expected_requests) {
     std::fprintf(stderr, "\r  %5.1f%%  %llu requests, %.1f ms simulated, %.0f requests/s   ",
                  100.0 * double(done) / double(m_options.expected_requests),
+                 static_cast<unsigned long long>(done), double(m_last_submit) / 1e9,
+                 double(done) / since_start);
+  } else if (m_options.duration_ps) {
+    std::fprintf(stderr, "\r  %5.1f%%  %llu requests, %.1f ms simulated, %.0f requests/s   ",
+                 100.0 * double(m_last_submit) / double(m_options.duration_ps),
                  static_cast<unsigned long long>(done), double(m_last_submit) / 1e9,
                  double(done) / since_start);
   } else {

@@ -6,7 +6,9 @@
 // each direction of the link is a busy-until resource. Latency runs from arrival (open loop) or
 // submission (closed loop) to the completion of the last byte.
 // Runs as one SC_THREAD with temporal decoupling (tlm_quantumkeeper): it synchronises with the
-// kernel only when its local time passes the global quantum.
+// kernel only when its local time passes the global quantum. It stops the run early, saying why
+// (stop()), when asked to (SIGINT), when a time would pass the latest simulated time, or when the
+// controller could not serve a command.
 // Not modelled: several hosts, interrupt coalescing, arbitration between submission queues,
 // PCIe packet overheads beyond the line encoding.
 #pragma once
@@ -25,6 +27,7 @@
 #include "config/platform_config.h"
 #include "config/scenario_config.h"
 #include "models/common/host_command_extension.h"
+#include "models/common/run_stop.h"
 #include "models/common/sim_time.h"
 #include "models/host/host_stats.h"
 #include "workload/workload_source.h"
@@ -52,6 +55,8 @@ class HostInterface : public sc_core::sc_module {
 
   const HostStats& stats() const { return m_stats; }
   bool finished() const { return m_finished; }
+  // Why the run stopped before the workload's end (cause kNone when it did not).
+  const RunStop& stop() const { return m_stop; }
 
  private:
   void run();
@@ -60,6 +65,8 @@ class HostInterface : public sc_core::sc_module {
   void record(const ftl::HostCommand& command, Picoseconds arrival, Picoseconds submitted,
               Picoseconds completion);
   void maybe_report_progress();
+  // Records why the run stops, naming the request (1-based) it stopped at.
+  void stop_at(RunStop::Cause cause, const std::string& reason, uint64_t request);
 
   workload::WorkloadSource& m_source;
   HostInterfaceOptions m_options;
@@ -72,6 +79,7 @@ class HostInterface : public sc_core::sc_module {
   std::priority_queue<Picoseconds, std::vector<Picoseconds>, std::greater<>> m_in_flight;
   HostStats m_stats;
   bool m_finished = false;
+  RunStop m_stop;
 
   tlm::tlm_generic_payload m_payload;
   HostCommandExtension m_extension;

@@ -4,12 +4,14 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "ftl/core/checked_time.h"
+
 namespace ssd::models {
 
 MemoryTimingParams MemoryTimingParams::from_config(const config::MemoryConfig& memory) {
   MemoryTimingParams p;
-  p.read_latency = static_cast<Picoseconds>(std::llround(memory.read_latency_ns * 1e3));
-  p.write_latency = static_cast<Picoseconds>(std::llround(memory.write_latency_ns * 1e3));
+  p.read_latency = ftl::checked_ps(memory.read_latency_ns * 1e3, "a memory's read_latency_ns");
+  p.write_latency = ftl::checked_ps(memory.write_latency_ns * 1e3, "a memory's write_latency_ns");
   p.ps_per_byte = memory.bandwidth_mb_s > 0.0 ? 1e6 / memory.bandwidth_mb_s : 0.0;
   p.capacity_bytes = memory.capacity_bytes;
   p.persistent = memory.kind != "dram";

@@ -5,11 +5,11 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "ftl/core/checked_time.h"
+
 namespace ssd::models {
 
 namespace {
-
-Picoseconds round_ps(double ps) { return static_cast<Picoseconds>(std::llround(ps)); }
 
 // Both kinds of slot lists are sorted by start and disjoint, so they are sorted by end as well:
 // the first slot that ends after `t` is found by bisection.
@@ -58,11 +58,12 @@ NandTimingParams NandTimingParams::from_config(const config::NandConfig& nand) {
   NandTimingParams p;
   p.channels = nand.channels;
   p.dies = nand.channels * nand.chips_per_channel * nand.dies_per_chip;
-  p.t_read = round_ps(nand.t_read_us * 1e6);
-  p.t_spare_read = round_ps(nand.t_spare_read_us * 1e6);
-  p.t_program = round_ps(nand.t_program_us * 1e6);
-  p.t_erase = round_ps(nand.t_erase_us * 1e6);
-  p.t_command = round_ps(nand.command_address_cycles * (1e6 / nand.channel_mt_s));
+  p.t_read = ftl::checked_ps(nand.t_read_us * 1e6, "nand.t_read_us");
+  p.t_spare_read = ftl::checked_ps(nand.t_spare_read_us * 1e6, "nand.t_spare_read_us");
+  p.t_program = ftl::checked_ps(nand.t_program_us * 1e6, "nand.t_program_us");
+  p.t_erase = ftl::checked_ps(nand.t_erase_us * 1e6, "nand.t_erase_us");
+  p.t_command = ftl::checked_ps(nand.command_address_cycles * (1e6 / nand.channel_mt_s),
+                                "nand.command_address_cycles at nand.channel_mt_s");
   p.ps_per_byte = 1e6 / (nand.channel_mt_s * nand.channel_width_bytes);
   const ftl::OpClass like = nand.mapping_priority == "host_read" ? ftl::OpClass::kHostRead
                             : nand.mapping_priority == "gc"      ? ftl::OpClass::kGc

@@ -35,7 +35,7 @@ HostInterfaceOptions host_options(const config::LoadedConfig& config,
   host.queue_depth = workload.queue_depth;
   host.open_loop_slots =
       config.platform.host.submission_queues * config.platform.host.max_queue_depth;
-  host.duration_ps = static_cast<Picoseconds>(workload.duration_ms * 1e9);
+  host.duration_ps = ftl::checked_ps(workload.duration_ms * 1e9, "workload.duration_ms");
   host.expected_requests = workload.requests;
   host.progress = options.progress;
   host.request_log = options.request_log;
@@ -90,6 +90,11 @@ void SsdPlatform::precondition() {
   const bool show = m_config.scenario.run.progress;
   auto last_shown = start;
   const auto progress = [&](double share) {
+    if (interrupt_requested()) {
+      throw RunStopped(
+          RunStop::Cause::kInterrupted,
+          "interrupted while preconditioning (" + std::to_string(int(share * 100)) + "% done)");
+    }
     const auto now = std::chrono::steady_clock::now();
     if (show && seconds_since(start) > 2.0 &&
         (share >= 1.0 || now - last_shown > std::chrono::seconds(1))) {
@@ -112,6 +117,9 @@ report::RunReport SsdPlatform::run() {
   // A trace that turned bad during replay ended the workload early: bad input, not a result.
   if (const std::string failure = m_source->failure(); !failure.empty()) {
     throw workload::TraceError(failure);
+  }
+  if (const RunStop& stop = m_host->stop(); stop.cause != RunStop::Cause::kNone) {
+    throw RunStopped(stop.cause, stop.message);
   }
   return gather(seconds_since(start));
 }

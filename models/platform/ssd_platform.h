@@ -16,6 +16,7 @@
 #include "ftl/core/ftl_stats.h"
 #include "models/accelerator/accelerator_port.h"
 #include "models/accelerator/hash_accelerator.h"
+#include "models/common/run_stop.h"
 #include "models/controller/ftl_processor.h"
 #include "models/host/host_interface.h"
 #include "models/memory/memory_model.h"
@@ -41,9 +42,12 @@ class SsdPlatform : public sc_core::sc_module {
               const PlatformRunOptions& options);
   ~SsdPlatform() override;
 
-  // Fills and ages the device as the scenario asks, with no timing. Call before run().
+  // Fills and ages the device as the scenario asks, with no timing. Call before run(). Throws
+  // RunStopped when interrupted (request_interrupt()).
   void precondition();
-  // Runs the workload to its end and gathers the report.
+  // Runs the workload to its end and gathers the report. Throws RunStopped when the run ended
+  // early (interrupted, past the latest simulated time, a command the FTL could not serve) and
+  // workload::TraceError when the trace turned bad during the replay.
   report::RunReport run();
 
   ftl::FtlDevice& device() { return *m_device; }

@@ -106,9 +106,9 @@ TEST(PlatformValidation, SpareReadSlowerThanPageRead) {
 
 TEST(PlatformValidation, TimingsMustBePositive) {
   EXPECT_THAT(platform_error("[nand]\nt_erase_us = 0\n"),
-              HasSubstr("key 'nand.t_erase_us': must be > 0"));
+              HasSubstr("key 'nand.t_erase_us': must be in (0, 1000000] (got 0)"));
   EXPECT_THAT(platform_error("[nand]\nchannel_mt_s = -1\n"),
-              HasSubstr("key 'nand.channel_mt_s': must be > 0"));
+              HasSubstr("key 'nand.channel_mt_s': must be in [0.001, 1000000] (got -1)"));
 }
 
 TEST(PlatformValidation, SchemeMustBeKnown) {
@@ -122,22 +122,22 @@ TEST(PlatformValidation, NvramNeedsCapacityAndBandwidthWhenPresent) {
   EXPECT_THAT(platform_error("[nvram]\nkind = \"pcm\"\nbandwidth_mb_s = 100\n"),
               HasSubstr("key 'nvram.capacity_bytes': must be > 0 when nvram.kind is 'pcm'"));
   EXPECT_THAT(platform_error("[nvram]\nkind = \"pcm\"\ncapacity_bytes = 4096\n"),
-              HasSubstr("key 'nvram.bandwidth_mb_s': must be > 0"));
+              HasSubstr("key 'nvram.bandwidth_mb_s': must be >= 0.001 when nvram.kind is 'pcm'"));
 }
 
 TEST(PlatformValidation, DramAndHostLimits) {
   EXPECT_THAT(platform_error("[dram]\ncapacity_bytes = 0\n"),
               HasSubstr("key 'dram.capacity_bytes': must be >= 1"));
   EXPECT_THAT(platform_error("[dram]\nread_latency_ns = -1\n"),
-              HasSubstr("key 'dram.read_latency_ns': must be >= 0"));
+              HasSubstr("key 'dram.read_latency_ns': must be in [0, 1000000000] (got -1)"));
   EXPECT_THAT(platform_error("[host]\npcie_lanes = 3\n"),
               HasSubstr("key 'host.pcie_lanes': must be one of: 1, 2, 4, 8, 16 (got 3)"));
   EXPECT_THAT(platform_error("[host]\nsubmission_queues = 0\n"),
               HasSubstr("key 'host.submission_queues': must be >= 1"));
   EXPECT_THAT(platform_error("[sim]\nquantum_ns = 0\n"),
-              HasSubstr("key 'sim.quantum_ns': must be > 0"));
+              HasSubstr("key 'sim.quantum_ns': must be in (0, 1000000000000] (got 0)"));
   EXPECT_THAT(platform_error("[controller]\ncpu_mhz = 0\n"),
-              HasSubstr("key 'controller.cpu_mhz': must be > 0"));
+              HasSubstr("key 'controller.cpu_mhz': must be in [0.001, 1000000] (got 0)"));
 }
 
 TEST(PlatformValidation, ValidatePlatformNamesGivenSource) {

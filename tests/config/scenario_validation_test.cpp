@@ -109,7 +109,7 @@ TEST(ScenarioValidation, TraceNeedsAFileAndAUsableDevice) {
       scenario_error("[workload]\nkind = \"trace\"\ntrace_file = \"t.csv\"\ndevice = \"-1\"\n"),
       HasSubstr("FILE:4: key 'workload.device': must be 'all' or a device number (got '-1')"));
   EXPECT_THAT(scenario_error("[workload]\nspeed = 0\n"),
-              HasSubstr("key 'workload.speed': must be > 0"));
+              HasSubstr("key 'workload.speed': must be in [1e-06, 1000000] (got 0)"));
 }
 
 TEST(ScenarioValidation, TraceRunsNeedNoRequestCount) {

@@ -116,7 +116,7 @@ TEST(TraceFormatList, ScenarioKeyChoicesAreTheParserTable) {
 }
 
 TEST(TraceFormatList, HelpTextsNameEveryFormat) {
-  for (const char* program : {"tools/ssdsim/main.cpp", "tools/trace-scan/main.cpp"}) {
+  for (const char* program : {"tools/ssdsim/run_arguments.cpp", "tools/trace-scan/main.cpp"}) {
     SCOPED_TRACE(program);
     const std::set<std::string> words = help_words(program);
     EXPECT_TRUE(words.count("auto")) << "--trace-format's help does not name auto";

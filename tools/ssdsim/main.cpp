@@ -1,16 +1,16 @@
 // ssdsim: the command-line front end. `ssdsim run` loads a platform and a scenario (the bundled
-// defaults when none is given), applies --set overrides, preconditions the device, runs the
-// simulation, writes DIR/report.json and prints a summary.
-// Exit status: 0 success, 1 bad input (nothing ran), 2 integrity mismatch, 3 run failed.
-#include <algorithm>
-#include <chrono>
-#include <cstdio>
+// defaults when none is given), applies the key-setting options in command-line order, checks
+// everything it can before the run (configuration, accelerator, host memory, output folder),
+// preconditions the device, runs the simulation, writes DIR/report.json and prints a summary.
+// Exit status: 0 success, 1 bad input (nothing ran, or the inputs asked for a time past the
+// latest simulated time), 2 integrity mismatch, 3 run failed, 130 interrupted (docs/errors.md).
+#include <csignal>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -19,48 +19,23 @@
 
 #include "config/config_loader.h"
 #include "ftl/scheme_registry.h"
+#include "models/common/run_stop.h"
 #include "models/platform/ssd_platform.h"
 #include "report/run_report.h"
+#include "tools/ssdsim/memory_check.h"
+#include "tools/ssdsim/output_folder.h"
+#include "tools/ssdsim/run_arguments.h"
 #include "workload/trace/trace_error.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using ssd::tools::RunArguments;
 
 constexpr int kExitBadInput = 1;
 constexpr int kExitMismatch = 2;
 constexpr int kExitRunFailed = 3;
-
-struct RunArguments {
-  std::string platform;
-  std::string scenario;
-  std::string ftl;
-  std::vector<std::string> sets;
-  std::string out;
-  bool quiet = false;
-  std::string waveform;  // FST of the RTL accelerator's signals
-  // Trace replay sugar for --set workload.*.
-  std::string trace;
-  std::string trace_format;
-  std::string device;
-  std::string fit;
-  bool skip_bad_lines = false;
-};
-
-// --trace and friends become --set assignments placed before the user's own, so an explicit
-// --set still wins. --trace alone replays the whole trace open loop at trace time.
-std::vector<std::string> trace_overrides(const RunArguments& args) {
-  std::vector<std::string> sets;
-  if (!args.trace.empty()) {
-    sets = {"workload.kind=trace", "workload.trace_file=" + args.trace, "workload.requests=0",
-            "workload.mode=open"};
-  }
-  if (!args.trace_format.empty()) sets.push_back("workload.trace_format=" + args.trace_format);
-  if (!args.device.empty()) sets.push_back("workload.device=" + args.device);
-  if (!args.fit.empty()) sets.push_back("workload.fit=" + args.fit);
-  if (args.skip_bad_lines) sets.push_back("workload.skip_bad_lines=true");
-  return sets;
-}
+constexpr int kExitInterrupted = 130;  // 128 + SIGINT, as shells report it
 
 // A bundled file: as given relative to the working directory, else relative to the source tree.
 std::string bundled(const std::string& relative) {
@@ -69,11 +44,11 @@ std::string bundled(const std::string& relative) {
   return fs::exists(in_source) ? in_source.string() : relative;
 }
 
-std::string default_out_dir() {
-  const std::time_t now = std::time(nullptr);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-  return std::string("results/") + stamp;
+// The first Ctrl-C asks the run to stop at the next request and say so; a second one ends the
+// process at once (the handler gives the signal back to its default action).
+void on_interrupt(int) {
+  ssd::models::request_interrupt();
+  std::signal(SIGINT, SIG_DFL);
 }
 
 // "" when the accelerator settings can run in this build; --waveform needs the RTL in the loop.
@@ -95,46 +70,65 @@ std::string accelerator_problem(const ssd::config::LoadedConfig& config, const R
   return "";
 }
 
-int run_simulation(const RunArguments& args) {
-  std::vector<std::string> overrides = trace_overrides(args);
-  overrides.insert(overrides.end(), args.sets.begin(), args.sets.end());
-  if (!args.ftl.empty()) overrides.push_back("ftl.scheme=" + args.ftl);
+// The scenario file: --scenario; with --trace alone none (the built-in defaults, named after the
+// trace); else the bundled default.
+std::string scenario_path(RunArguments& args) {
+  if (!args.scenario.empty()) return args.scenario;
+  if (args.trace.empty()) return bundled("scenarios/default.toml");
+  args.assignments.insert(args.assignments.begin(),
+                          "scenario.name=" + fs::path(args.trace).filename().string());
+  args.sources.insert(args.sources.begin(), "--trace");
+  return "";
+}
+
+int fail(int status, const std::string& message) {
+  std::cerr << "ssdsim: " << message << '\n';
+  return status;
+}
+
+int run_simulation(RunArguments args) {
   ssd::config::LoadedConfig config;
   try {
-    config = ssd::config::load_config(
-        args.platform.empty() ? bundled("platforms/default.toml") : args.platform,
-        args.scenario.empty() ? bundled("scenarios/default.toml") : args.scenario, overrides,
-        ssd::ftl::scheme_catalog());
+    const std::string platform =
+        args.platform.empty() ? bundled("platforms/default.toml") : args.platform;
+    const std::string scenario = scenario_path(args);
+    config = ssd::config::load_config(platform, scenario, args.assignments,
+                                      ssd::ftl::scheme_catalog(), args.sources);
   } catch (const ssd::config::ConfigError& error) {
-    std::cerr << "ssdsim: " << error.what() << '\n';
-    return kExitBadInput;
+    return fail(kExitBadInput, error.what());
   }
   if (const std::string problem = accelerator_problem(config, args); !problem.empty()) {
-    std::cerr << "ssdsim: " << problem << '\n';
-    return kExitBadInput;
+    return fail(kExitBadInput, problem);
   }
-  const std::string out_dir = args.out.empty() ? default_out_dir() : args.out;
-  const fs::path log_path = fs::path(out_dir) / "requests.csv";
-  const fs::path log_tmp = fs::path(out_dir) / "requests.csv.tmp";
+  if (const std::string problem = ssd::tools::memory_problem(config); !problem.empty()) {
+    return fail(kExitBadInput, problem);
+  }
+  ssd::tools::OutputFolder out;
+  try {
+    out = ssd::tools::prepare_output_folder(args.out);
+  } catch (const std::exception& error) {
+    return fail(kExitBadInput, error.what());
+  }
+
+  const fs::path log_path = fs::path(out.path) / "requests.csv";
+  const fs::path log_tmp = fs::path(out.path) / "requests.csv.tmp";
   std::unique_ptr<std::ofstream> request_log;
-  const bool out_existed = fs::exists(out_dir);
   // Undoes what a run that ends in an error wrote: the partial request log, and the output
-  // folder when this run created it and it is empty.
+  // folder when this run created it and left it empty.
   const auto discard_outputs = [&] {
     if (request_log) {
       request_log->close();
       std::error_code ignored;
       fs::remove(log_tmp, ignored);
     }
-    std::error_code ignored;
-    if (!out_existed && fs::is_empty(out_dir, ignored)) fs::remove(out_dir, ignored);
+    ssd::tools::discard_output_folder(out);
   };
+  std::signal(SIGINT, on_interrupt);
   try {
     ssd::models::PlatformRunOptions options;
     options.progress = config.scenario.run.progress && !args.quiet;
     options.accelerator_waveform = args.waveform;
     if (config.scenario.run.request_log) {
-      fs::create_directories(out_dir);
       request_log = std::make_unique<std::ofstream>(log_tmp);
       if (!*request_log) throw std::runtime_error("cannot write " + log_tmp.string());
       options.request_log = request_log.get();
@@ -146,19 +140,33 @@ int run_simulation(const RunArguments& args) {
       request_log->close();
       fs::rename(log_tmp, log_path);
     }
-    ssd::report::write_report_json(report, out_dir);
+    ssd::report::write_report_json(report, out.path);
     if (!args.quiet) std::cout << ssd::report::summary_text(report);
-    std::cout << "report: " << (fs::path(out_dir) / "report.json").string() << '\n';
+    std::cout << "report: " << (fs::path(out.path) / "report.json").string() << '\n';
     return report.integrity_mismatches == 0 ? 0 : kExitMismatch;
   } catch (const ssd::workload::TraceError& error) {
     // A bad trace (found by the scan before the run, or during the replay) is bad input.
     discard_outputs();
-    std::cerr << "ssdsim: " << error.what() << '\n';
-    return kExitBadInput;
+    return fail(kExitBadInput, error.what());
+  } catch (const ssd::models::RunStopped& stop) {
+    discard_outputs();
+    using Cause = ssd::models::RunStop::Cause;
+    switch (stop.cause()) {
+      case Cause::kInterrupted:
+        return fail(kExitInterrupted, std::string(stop.what()) + "; nothing was written");
+      case Cause::kTimeLimit:
+        return fail(kExitBadInput, std::string("the run stopped: ") + stop.what());
+      default:
+        return fail(kExitRunFailed, std::string("run failed: ") + stop.what());
+    }
+  } catch (const std::bad_alloc&) {
+    discard_outputs();
+    return fail(kExitRunFailed,
+                "run failed: out of host memory (sim.memory_limit_bytes bounds what a run may "
+                "use; a smaller device or run.oracle=false needs less)");
   } catch (const std::exception& error) {
     discard_outputs();
-    std::cerr << "ssdsim: run failed: " << error.what() << '\n';
-    return kExitRunFailed;
+    return fail(kExitRunFailed, std::string("run failed: ") + error.what());
   }
 }
 
@@ -170,30 +178,14 @@ int sc_main(int argc, char* argv[]) {
                                           sc_core::SC_DO_NOTHING);
   CLI::App app{"ssdsim: SystemC/TLM-2.0 SSD co-simulator"};
   app.require_subcommand(1);
-  RunArguments args;
   CLI::App* run = app.add_subcommand("run", "simulate a scenario on a platform");
-  run->add_option("--platform", args.platform, "platform TOML (default: platforms/default.toml)");
-  run->add_option("--scenario", args.scenario, "scenario TOML (default: scenarios/default.toml)");
-  run->add_option("--ftl", args.ftl, "mapping scheme (same as --set ftl.scheme=NAME)");
-  run->add_option("--set", args.sets, "override a key: section.key=value (repeatable)");
-  run->add_option("--out", args.out, "output folder (default: results/<timestamp>)");
-  run->add_flag("--quiet", args.quiet, "print only the report path");
-  run->add_option("--waveform", args.waveform,
-                  "write the RTL accelerator's signals to this FST file (accelerator.engine=rtl)");
-  run->add_option("--trace", args.trace,
-                  "replay this trace file, open loop at trace time (docs/traces.md)");
-  run->add_option("--trace-format", args.trace_format,
-                  "trace format: auto, msr, spc, mqsim, disksim, blkparse, fio");
-  run->add_option("--device", args.device, "trace devices to replay: all (default) or N");
-  run->add_option("--fit", args.fit, "addresses past the device end: error, wrap, scale");
-  run->add_flag("--skip-bad-lines", args.skip_bad_lines,
-                "skip malformed trace lines (reported) instead of stopping");
+  ssd::tools::RunCommandLine command_line(*run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     return app.exit(error) == 0 ? 0 : kExitBadInput;
   }
-  return run_simulation(args);
+  return run_simulation(command_line.collect());
 }
 
 int main(int argc, char* argv[]) {

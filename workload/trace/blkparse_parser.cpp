@@ -6,6 +6,9 @@
 // matters here). A no-data request with a flush flag becomes a flush command; a preflush before
 // data becomes a flush before it; a FUA write becomes the write followed by a flush.
 // The per-CPU summary blkparse prints at the end ("CPU0 (8,0):", "Total (8,0):") is ignored.
+#include <map>
+#include <string>
+
 #include "workload/trace/device_index.h"
 #include "workload/trace/parser_support.h"
 #include "workload/trace/trace_parser.h"
@@ -39,7 +42,10 @@ class BlkparseParser final : public TraceParser {
       reason = "unknown action '" + std::string(f[5].substr(0, 20)) + "'";
       return LineKind::kBad;
     }
-    if (f[5][0] != m_action || f[5].size() != 1) return LineKind::kIgnore;
+    if (f[5][0] != m_action || f[5].size() != 1) {
+      ++m_other_actions[std::string(f[5])];
+      return LineKind::kIgnore;
+    }
     if (!(reason = parse_decimal_ns(f[3], "time", 1000000000, record.time_ns)).empty()) {
       return LineKind::kBad;
     }
@@ -111,7 +117,18 @@ class BlkparseParser final : public TraceParser {
     }
   }
 
+  std::string ignored_summary() const override {
+    if (m_other_actions.empty()) return {};
+    std::string seen;
+    for (const auto& [action, count] : m_other_actions) {
+      seen += (seen.empty() ? "" : ", ") + action + " " + std::to_string(count);
+    }
+    return std::string("it has no ") + m_action + " events, only " + seen +
+           " (workload.blkparse_action picks Q, D or C)";
+  }
+
   char m_action;
+  std::map<std::string, uint64_t> m_other_actions;  // events ignored, by action
   bool m_in_trailer = false;
   bool m_no_data = false;
   DeviceIndex m_devices;

@@ -22,6 +22,9 @@ class TraceParser {
  public:
   virtual ~TraceParser() = default;
   virtual LineKind parse(std::string_view line, TraceRecord& record, std::string& reason) = 0;
+  // What the lines it ignored held, for a trace with nothing to replay ("" when nothing to say):
+  // blkparse names the actions it saw, so the user can pick workload.blkparse_action.
+  virtual std::string ignored_summary() const { return {}; }
 };
 
 // blkparse_action: 'Q', 'D' or 'C', the event replayed (others are ignored); unused elsewhere.

@@ -50,6 +50,8 @@ class TraceReader {
   bool next(TraceRecord& record);
   const TraceReadStats& stats() const { return m_stats; }
   uint64_t line_number() const { return m_lines.line_number(); }
+  // What the ignored lines held (TraceParser::ignored_summary()).
+  std::string ignored_summary() const { return m_parser->ignored_summary(); }
 
  private:
   void bad_line(std::string_view line, const std::string& reason);

@@ -36,8 +36,12 @@ bool TraceReplayer::refill() {
     m_failure = error.what();
     return false;
   }
-  const ftl::Picoseconds arrival =
-      static_cast<ftl::Picoseconds>(static_cast<double>(record.time_ns) * 1000.0 / m_options.speed);
+  // scan_trace checked the last (latest) arrival against the latest simulated time; closed loop
+  // ignores arrivals, so a record past it arrives at the limit instead of wrapping.
+  const double arrival_ps = static_cast<double>(record.time_ns) * 1000.0 / m_options.speed;
+  const ftl::Picoseconds arrival = arrival_ps > double(ftl::kLatestTime)
+                                       ? ftl::kLatestTime
+                                       : static_cast<ftl::Picoseconds>(arrival_ps);
   Request flush;
   flush.kind = ftl::CommandKind::kFlush;
   flush.arrival = arrival;

@@ -20,6 +20,7 @@ TraceSummary scan_trace(const TraceSpec& spec) {
     ++device.records;
     summary.flushes += (record.flush_before ? 1 : 0) + (record.flush_after ? 1 : 0);
     summary.duration_ns = record.time_ns;
+    summary.last_line = reader.line_number();
     switch (record.kind) {
       case ftl::CommandKind::kRead:
         ++summary.reads;
@@ -52,6 +53,9 @@ TraceSummary scan_trace(const TraceSpec& spec) {
     if (spec.only_device) why += " for device " + std::to_string(*spec.only_device);
     if (summary.read.skipped_lines)
       why += " (" + std::to_string(summary.read.skipped_lines) + " bad lines skipped)";
+    if (const std::string ignored = reader.ignored_summary(); !ignored.empty()) {
+      why += ": " + ignored;
+    }
     throw TraceError(spec.path, 0, why);
   }
   return summary;

@@ -29,6 +29,7 @@ struct TraceSummary {
   uint64_t min_offset_bytes = 0;  // lowest byte addressed by a data request (any device)
   uint64_t max_end_bytes = 0;     // one past the highest
   uint64_t duration_ns = 0;       // time of the last record after rebasing
+  uint64_t last_line = 0;         // the line of that record
 };
 
 // Devices with at least one record replayed.

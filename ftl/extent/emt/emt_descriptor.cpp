@@ -1,6 +1,7 @@
 #include "ftl/extent/emt/emt_descriptor.h"
 
 #include "ftl/core/page_store.h"
+#include "ftl/core/page_store_rules.h"
 #include "ftl/extent/extent_figures.h"
 #include "ftl/extent/extent_ftl.h"
 #include "ftl/extent/extent_settings.h"
@@ -12,6 +13,7 @@ SchemeDescriptor emt_descriptor() {
   d.name = "emt";
   d.summary = "EMT: extent mapping in a red-black extent tree (docs/emt.md)";
   d.settings = settings_of<ExtentSettings>;
+  d.check = check_page_granular;
   d.spare_words = PageStore::spare_words;
   d.figures = extent_figures();
   d.simulator_bytes = [](const config::PlatformConfig&, const Geometry&) -> uint64_t {

@@ -1,6 +1,7 @@
 #include "ftl/extent/vet/vet_descriptor.h"
 
 #include "ftl/core/page_store.h"
+#include "ftl/core/page_store_rules.h"
 #include "ftl/extent/extent_figures.h"
 #include "ftl/extent/extent_ftl.h"
 #include "ftl/extent/extent_settings.h"
@@ -15,6 +16,7 @@ SchemeDescriptor vet_descriptor() {
       "VET: extent mapping in a virtual extent trie held in a hash table "
       "(docs/vet.md)";
   d.settings = settings_of<ExtentSettings, VetSettings>;
+  d.check = check_page_granular;
   d.spare_words = PageStore::spare_words;
   d.needs_hash_engine = [](const config::PlatformConfig& p) {
     return p.ftl.settings.get<VetSettings>().hash_backend == "accelerator";
