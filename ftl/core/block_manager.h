@@ -12,7 +12,9 @@
 
 namespace ssd::ftl {
 
-enum class BlockState : uint8_t { kFree, kOpen, kFull };
+// kCollecting: a GC victim whose valid units are moved out but not all programmed yet; it is
+// erased once they are, and no victim policy picks it meanwhile.
+enum class BlockState : uint8_t { kFree, kOpen, kFull, kCollecting };
 
 class BlockManager {
  public:
@@ -29,6 +31,7 @@ class BlockManager {
   // plane has none: GC could not keep up, which means over-provisioning is too small.
   BlockId open_block(uint32_t plane);
   void close_block(BlockId block) { m_state[block] = BlockState::kFull; }
+  void mark_collecting(BlockId block) { m_state[block] = BlockState::kCollecting; }
   // The block was erased: back to the free pool.
   void release_block(BlockId block);
 

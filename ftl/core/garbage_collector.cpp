@@ -15,13 +15,16 @@ GarbageCollector::GarbageCollector(FlashBackend& backend, BlockManager& blocks,
 
 void GarbageCollector::before_new_page(uint32_t plane, bool needs_block) {
   if (m_blocks.below_gc_threshold(plane)) collect_one(plane);
-  // Emergency: the pool is empty and a block is needed. Each round frees at least a page, so a
-  // block comes back within a bounded number of rounds; the cap guards against a bad policy.
+  // Emergency: a block is needed and only GC's last one is free (the host stream never takes the
+  // last free block of a plane, so that GC can always move data out). Each round frees at least a
+  // page, so a block comes back within a bounded number of rounds; the cap guards against a bad
+  // policy. Should no victim be worth taking, compaction packs several into whole pages.
   for (uint32_t round = 0;
-       needs_block && m_blocks.free_blocks(plane) == 0 && round < m_geometry.blocks_per_plane;
+       needs_block && m_blocks.free_blocks(plane) <= 1 && round < m_geometry.blocks_per_plane;
        ++round) {
     if (!collect_one(plane)) break;
   }
+  if (needs_block && m_blocks.free_blocks(plane) <= 1) compact(plane);
 }
 
 bool GarbageCollector::collect_one(uint32_t plane) {
@@ -33,23 +36,63 @@ bool GarbageCollector::collect_one(uint32_t plane) {
     return false;
   }
 
-  ++m_stats.gc_invocations;
   uint32_t last_op = kNone;
-  const PageId first = m_geometry.first_page(victim);
-  const uint32_t programmed = m_backend.flash().write_pointer(victim);
-  prefetch_mappings(victim);
   m_gc_writer.forget_last_program();
-  for (uint32_t p = 0; p < programmed; ++p) relocate_page(first + p, plane, last_op);
-  m_owner.relocations_done();
-
+  relocate_victim(victim, plane, last_op);
   // Valid data must be on flash before its old copy is erased: the erase waits for the last GC
   // program, the page closed now or one that filled while copying (each waits for its reads).
   m_gc_writer.close_page(plane);
   if (m_gc_writer.last_program() != kNone) last_op = m_gc_writer.last_program();
-  m_backend.erase(victim, OpClass::kGc, last_op);
+  erase_victim(victim, last_op);
+  return true;
+}
+
+bool GarbageCollector::compact(uint32_t plane) {
+  const uint32_t slots_per_block = m_geometry.pages_per_block * m_geometry.units_per_page;
+  m_waiting.clear();
+  m_gc_writer.forget_last_program();
+  m_seen_programs = m_gc_writer.programs();
+  uint32_t last_op = kNone;
+  while (m_blocks.free_blocks(plane) <= 1) {
+    const BlockId victim = m_policy.select(m_blocks, plane);
+    if (victim == kNone || m_blocks.valid_units(victim) >= slots_per_block) break;
+    m_blocks.mark_collecting(victim);
+    relocate_victim(victim, plane, last_op);
+    if (m_gc_writer.assembling(plane)) {
+      m_waiting.push_back(victim);  // its last copies wait in the page being assembled
+    } else {
+      const uint32_t program = m_gc_writer.last_program();
+      erase_victim(victim, program != kNone ? program : last_op);
+    }
+  }
+  // Out of victims (or a block is back): the last page is closed, padding and all.
+  if (!m_waiting.empty()) {
+    m_gc_writer.close_page(plane);
+    erase_waiting_if_programmed();
+  }
+  return m_blocks.free_blocks(plane) > 1;
+}
+
+void GarbageCollector::relocate_victim(BlockId victim, uint32_t plane, uint32_t& last_op) {
+  ++m_stats.gc_invocations;
+  const PageId first = m_geometry.first_page(victim);
+  const uint32_t programmed = m_backend.flash().write_pointer(victim);
+  prefetch_mappings(victim);
+  for (uint32_t p = 0; p < programmed; ++p) relocate_page(first + p, plane, last_op);
+  m_owner.relocations_done();
+}
+
+void GarbageCollector::erase_victim(BlockId victim, uint32_t after) {
+  m_backend.erase(victim, OpClass::kGc, after);
   m_blocks.release_block(victim);
   ++m_stats.gc_erases;
-  return true;
+}
+
+void GarbageCollector::erase_waiting_if_programmed() {
+  if (m_gc_writer.programs() == m_seen_programs) return;
+  m_seen_programs = m_gc_writer.programs();  // also with nothing waiting: later victims wait
+  for (const BlockId victim : m_waiting) erase_victim(victim, m_gc_writer.last_program());
+  m_waiting.clear();
 }
 
 void GarbageCollector::prefetch_mappings(BlockId victim) const {
@@ -86,6 +129,9 @@ void GarbageCollector::relocate_page(PageId page, uint32_t plane, uint32_t& last
     m_owner.relocate(lun, from, to);
     m_blocks.remove_valid(from);
     ++m_stats.gc_units_copied;
+    // compact(): a page just programmed holds the last copies of the victims waiting for it.
+    erase_waiting_if_programmed();
   }
 }
+
 }  // namespace ssd::ftl

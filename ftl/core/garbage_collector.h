@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "ftl/core/block_manager.h"
 #include "ftl/core/flash_backend.h"
@@ -44,10 +45,23 @@ class GarbageCollector final : public UnitWriter::SpaceListener {
   // Reclaims one victim on `plane`; false when there is none worth taking (one that would not
   // free at least a page).
   bool collect_one(uint32_t plane);
+  // The emergency when `plane` has only GC's last free block and no victim is worth taking (every
+  // block holds less than a page of garbage, which happens with small blocks of several units per
+  // page): victims are taken most garbage first and their copies packed into the GC stream
+  // without the padding a closed page costs; each is erased once the page holding its last copies
+  // is programmed. Forward progress is certain while the plane has a block's worth of garbage,
+  // which the plane live limit (plane_balance.h) and the GC reserve keep. True once two blocks
+  // are free (one for the host stream, GC's last one).
+  bool compact(uint32_t plane);
 
  private:
   void prefetch_mappings(BlockId victim) const;
   void relocate_page(PageId page, uint32_t plane, uint32_t& last_op);
+  // Moves a victim's valid units into the GC stream (stats, prefetch, relocations_done).
+  void relocate_victim(BlockId victim, uint32_t plane, uint32_t& last_op);
+  void erase_victim(BlockId victim, uint32_t after);
+  // compact(): erases the waiting victims once a GC program has put their last copies on flash.
+  void erase_waiting_if_programmed();
 
   FlashBackend& m_backend;
   BlockManager& m_blocks;
@@ -56,6 +70,10 @@ class GarbageCollector final : public UnitWriter::SpaceListener {
   const VictimPolicy& m_policy;
   FtlStats& m_stats;
   const Geometry& m_geometry;
+  // compact(): victims moved out whose last copies are still in the GC page being assembled, and
+  // the GC stream's program count when they were last checked.
+  std::vector<BlockId> m_waiting;
+  uint64_t m_seen_programs = 0;
 };
 
 }  // namespace ssd::ftl

@@ -1,6 +1,7 @@
 #include "ftl/core/page_store.h"
 
 #include "config/capacity.h"
+#include "ftl/core/plane_balance.h"
 
 namespace ssd::ftl {
 
@@ -13,6 +14,9 @@ PageStore::PageStore(const config::PlatformConfig& platform, FlashBackend& backe
       m_gc_writer(backend, m_blocks, OpClass::kGc),
       m_gc(backend, m_blocks, m_gc_writer, owner, *m_policy, stats) {
   m_host_writer.set_listener(&m_gc);
+  // Round-robin placement alone lets a plane drift past what its GC can reclaim (a small plane
+  // under random overwrites); the host stream skips such a plane (plane_balance.h).
+  m_host_writer.set_plane_live_limit(plane_live_limit(platform, backend.geometry()));
 }
 
 uint32_t PageStore::read(SlotId slot, uint32_t units, OpClass op_class, uint32_t after) {

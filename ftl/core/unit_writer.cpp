@@ -16,8 +16,23 @@ UnitWriter::UnitWriter(FlashBackend& backend, BlockManager& blocks, OpClass op_c
   }
 }
 
-SlotId UnitWriter::append(Lun lun, Token token, uint32_t after, OpClass written_as) {
+uint32_t UnitWriter::next_plane() {
   const uint32_t plane = m_geometry.plane_in_stripe_order(m_stripe_cursor);
+  if (m_plane_live_limit == 0 || m_open[plane].page != kNone) return plane;  // finish the page
+  const uint32_t planes = m_geometry.planes();
+  for (uint32_t skipped = 0; skipped < planes; ++skipped) {
+    const uint32_t k = (m_stripe_cursor + skipped) % planes;
+    const uint32_t candidate = m_geometry.plane_in_stripe_order(k);
+    if (m_blocks.plane_valid_units(candidate) + m_geometry.units_per_page <= m_plane_live_limit) {
+      m_stripe_cursor = k;
+      return candidate;
+    }
+  }
+  return plane;  // every plane is at its limit (a nearly full device): keep striping
+}
+
+SlotId UnitWriter::append(Lun lun, Token token, uint32_t after, OpClass written_as) {
+  const uint32_t plane = next_plane();
   const SlotId slot = append_on_plane(plane, lun, token, after, written_as);
   if (m_open[plane].page == kNone) {  // the page was programmed: next page on the next plane
     m_stripe_cursor = (m_stripe_cursor + 1) % m_geometry.planes();
@@ -57,6 +72,7 @@ uint32_t UnitWriter::program(uint32_t plane) {
   const uint32_t op = m_backend.program(open.page, open.tokens.data(), open.spare.data(), op_class,
                                         open.after, open.units);
   if (op != kNone) m_last_program = op;
+  ++m_programs;
   std::fill(open.tokens.begin(), open.tokens.end(), 0);
   std::fill(open.spare.begin(), open.spare.end(), kNone);
   open.page = kNone;

@@ -1,7 +1,8 @@
 // Places mapping units into flash pages for one write stream (host data, or GC relocations).
 // Each plane has an open block and a page being assembled in controller DRAM; a page is programmed
 // when its last slot fills, and the stream then moves to the next plane in die-striped order
-// (die 0, 1, ... on different channels first), so consecutive pages spread over dies. Every
+// (die 0, 1, ... on different channels first), so consecutive pages spread over dies; with a live
+// limit, planes that hold too much live data are skipped (plane_balance.h). Every
 // unit's logical number goes into its page's spare area (one 32-bit word per unit), which is what
 // GC and recovery read back. Until a page is programmed its units live only in DRAM (volatile);
 // close_pages() pads and programs them, which is what a flush does. A page's program has the
@@ -29,6 +30,9 @@ class UnitWriter {
 
   UnitWriter(FlashBackend& backend, BlockManager& blocks, OpClass op_class);
   void set_listener(SpaceListener* listener) { m_listener = listener; }
+  // append() starts a new page only on a plane whose live units stay within `limit` with it
+  // (plane_balance.h), trying the planes in stripe order; 0 = no limit.
+  void set_plane_live_limit(uint64_t limit) { m_plane_live_limit = limit; }
 
   // Appends one unit on the next plane of the stripe (or on `plane`); returns its slot.
   // `after`: operation the page's program must wait for (e.g. the read of a read-modify-write).
@@ -53,6 +57,13 @@ class UnitWriter {
   // filled (and was programmed) inside append().
   uint32_t last_program() const { return m_last_program; }
   void forget_last_program() { m_last_program = kNone; }
+  // Pages the stream has programmed (also untimed, when programs record no operation).
+  uint64_t programs() const { return m_programs; }
+
+  // Whether the stream is assembling a page on `plane` that holds units (not yet on flash).
+  bool assembling(uint32_t plane) const {
+    return m_open[plane].page != kNone && m_open[plane].filled > 0;
+  }
 
   // Whether `slot` sits in a page this stream is still assembling, and its token there.
   bool holds(SlotId slot) const;
@@ -77,8 +88,13 @@ class UnitWriter {
   OpClass m_op_class;
   SpaceListener* m_listener = nullptr;
   std::vector<OpenPage> m_open;  // per flat plane
+  // The plane append() fills next: the stripe cursor's, or after it the first within the limit.
+  uint32_t next_plane();
+
   uint32_t m_stripe_cursor = 0;
+  uint64_t m_plane_live_limit = 0;
   uint32_t m_last_program = kNone;
+  uint64_t m_programs = 0;
 };
 
 }  // namespace ssd::ftl

@@ -7,6 +7,7 @@
 
 #include "config/capacity.h"
 #include "ftl/core/content_token.h"
+#include "ftl/core/plane_balance.h"
 #include "ftl/core/unit_span.h"
 #include "ftl/extent/extent_map_factory.h"
 #include "ftl/extent/extent_settings.h"
@@ -16,20 +17,6 @@ namespace ssd::ftl {
 ExtentFtl::ExtentFtl(const SchemeContext& context, const std::string& structure)
     : ExtentFtl(context, make_extent_map(structure, context.platform, context.backend.geometry(),
                                          context.backend.cpu(), context.hash_engine)) {}
-
-namespace {
-
-uint64_t plane_live_limit(const config::PlatformConfig& platform, const Geometry& g) {
-  const uint64_t slots_per_block = uint64_t(g.pages_per_block) * g.units_per_page;
-  const uint64_t plane_slots = g.blocks_per_plane * slots_per_block;
-  const uint64_t reserve = (config::gc_reserve_blocks_per_plane(platform) + 1) * slots_per_block;
-  const uint64_t fair_share = (g.logical_units + g.planes() - 1) / g.planes();
-  const uint64_t used = reserve + fair_share;
-  const uint64_t headroom = plane_slots > used ? plane_slots - used : 0;
-  return fair_share + headroom / 2;
-}
-
-}  // namespace
 
 ExtentFtl::ExtentFtl(const SchemeContext& context, std::unique_ptr<ExtentMap> map)
     : m_backend(context.backend),

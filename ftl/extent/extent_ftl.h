@@ -6,10 +6,9 @@
 // How a write forms extents. An extent can only describe units that sit in consecutive slots. A
 // write's units are placed in chunks of ftl.extent.chunk_pages pages (0 = the whole write), each
 // chunk on one plane, where the plane's open block hands out consecutive slots; successive chunks
-// go to successive planes of the stripe, so large writes still use several dies. GC moves data
-// only within a plane, so a plane must not collect more live data than it can hold: the stripe
-// skips a plane whose live units exceed its fair share (logical units / planes) by more than half
-// its headroom (its slots less the GC reserve and the fair share). Every maximal
+// go to successive planes of the stripe, so large writes still use several dies. The stripe
+// skips a plane that would collect more live data than GC can manage there
+// (ftl/core/plane_balance.h). Every maximal
 // run of consecutive slots becomes one extent: a write is one extent per chunk, plus one more
 // wherever an open block filled up mid-chunk and the next block is not the numerically next one.
 //

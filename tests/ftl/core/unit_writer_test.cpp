@@ -4,7 +4,8 @@
 // `after` dependency carried to the program, the listener's before_new_page calls, block
 // open/close through the block manager, valid counts, each unit's LUN in the spare area, and the
 // per-unit class accounting (mapping units counted as such; a page of only mapping units is a
-// mapping program, a mixed page keeps the stream's class).
+// mapping program, a mixed page keeps the stream's class), and the live limit that makes the
+// stream skip a plane holding too much live data.
 #include "ftl/core/unit_writer.h"
 
 #include <gtest/gtest.h>
@@ -302,6 +303,37 @@ TEST_F(UnitWriterTest, ClassCountsStartOverWithEachPage) {
   EXPECT_EQ(ops()[1].op_class, OpClass::kMapping);
   EXPECT_EQ(backend.written().of(OpClass::kHostWrite), 1u);
   EXPECT_EQ(backend.written().of(OpClass::kMapping), 4u);
+}
+
+// A plane whose live units would pass the limit with one more page is skipped: the stream starts
+// its page on the next plane of the stripe; a page already open on it is still finished.
+TEST_F(UnitWriterTest, APlaneAtItsLiveLimitIsSkippedForNewPages) {
+  host.set_plane_live_limit(8);  // two pages' worth of units per plane
+  for (Lun lun = 0; lun < 32; ++lun) host.append(lun, 100 + lun);  // one page on every plane
+  for (uint32_t plane = 0; plane < 8; ++plane) ASSERT_EQ(t.blocks.plane_valid_units(plane), 4u);
+  // Plane 0 (the stripe's first) gains 4 more units from elsewhere: it is at its limit now.
+  UnitWriter other{t.backend, t.blocks, OpClass::kGc};
+  for (Lun lun = 0; lun < 4; ++lun) other.append_on_plane(0, 1000 + lun, 1);
+  ASSERT_EQ(t.blocks.plane_valid_units(0), 8u);
+  backend.begin_command();
+  for (Lun lun = 32; lun < 36; ++lun) host.append(lun, 100 + lun);
+  ASSERT_EQ(ops().size(), 1u);
+  EXPECT_EQ(g.plane_of_block(g.block_of_page(ops()[0].page)), 2u);  // the stripe's second plane
+  // Without a limit the same state would take plane 0.
+  UnitWriter unlimited{t.backend, t.blocks, OpClass::kHostWrite};
+  backend.begin_command();
+  for (Lun lun = 40; lun < 44; ++lun) unlimited.append(lun, 100 + lun);
+  EXPECT_EQ(g.plane_of_block(g.block_of_page(ops()[0].page)), 0u);
+}
+
+// When every plane is at its limit (a nearly full device) the stream keeps striping.
+TEST_F(UnitWriterTest, WithEveryPlaneAtItsLimitTheStripeGoesOn) {
+  host.set_plane_live_limit(4);
+  for (Lun lun = 0; lun < 32; ++lun) host.append(lun, 100 + lun);
+  backend.begin_command();
+  for (Lun lun = 32; lun < 36; ++lun) host.append(lun, 100 + lun);
+  ASSERT_EQ(ops().size(), 1u);
+  EXPECT_EQ(g.plane_of_block(g.block_of_page(ops()[0].page)), 0u);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "ftl/core/ftl_device.h"
 #include "ftl/core/preconditioner.h"
 #include "ftl/core/random.h"
+#include "tests/ftl/scheme_workloads.h"
 #include "tests/ftl/tiny_platform.h"
 
 namespace ssd::ftl {
@@ -153,6 +154,32 @@ INSTANTIATE_TEST_SUITE_P(UnitSizes, PageMappingTest, ::testing::Values(0u, 2048u
                            return info.param == 0 ? std::string("UnitIsPage")
                                                   : std::string("TwoUnitsPerPage");
                          });
+
+}  // namespace
+}  // namespace ssd::ftl
+
+namespace ssd::ftl {
+namespace {
+
+// Blocks of two pages of eight 1 KiB units, on a full device under random overwrites: a victim
+// is worth taking alone only if half of it is garbage, which random overwrites seldom leave, so
+// GC must pack several victims into whole pages (GarbageCollector::compact) to free a block.
+TEST(PageMappingSmallBlocks, GcPacksSeveralVictimsWhenNoneIsWorthItAlone) {
+  config::PlatformConfig p = testing::tiny_platform(1024);
+  p.nand.page_bytes = 8192;
+  p.nand.pages_per_block = 2;
+  p.nand.blocks_per_plane = 256;
+  p.ftl.over_provisioning = 0.07;
+  FtlDevice device(p, FtlDeviceOptions{});
+  config::PreconditionConfig fill;
+  fill.fill_ratio = 1.0;
+  fill.overwrite_ratio = 1.0;
+  precondition(device, fill);
+  const auto no_check = [] {};
+  EXPECT_EQ(testing::run_random(device, 200'000, 5, no_check), 0u)
+      << device.oracle()->first_mismatch();
+  EXPECT_GT(device.scheme().stats().gc_invocations, 10'000u);
+}
 
 }  // namespace
 }  // namespace ssd::ftl

@@ -1,0 +1,18 @@
+// How much live data one plane may collect. GC moves data only within a plane, so a plane whose
+// live units approach its capacity less the GC reserve leaves GC nothing to reclaim there and the
+// device stops, however much room the other planes have. Round-robin placement lets planes drift
+// apart under random overwrites (a random walk, wide on small planes), so the write streams skip
+// a plane whose live units would pass its fair share (logical units / planes) by more than half
+// its headroom (its slots less the GC reserve, one block, and the fair share).
+#pragma once
+
+#include <cstdint>
+
+#include "config/platform_config.h"
+#include "ftl/core/geometry.h"
+
+namespace ssd::ftl {
+
+uint64_t plane_live_limit(const config::PlatformConfig& platform, const Geometry& geometry);
+
+}  // namespace ssd::ftl
