@@ -197,8 +197,17 @@ NandTiming::Placement NandTiming::place(uint32_t die, const Shape& shape, Picose
   const uint32_t channel = channel_of(die);
   const auto& slots = m_die_slots[die];
   Picoseconds t = earliest;
+  const Picoseconds die_ps = shape.in_ps + shape.array_ps + shape.out_ps;
   // Each round either fits or moves past one die reservation, so the loop ends.
   for (;;) {
+    // An operation starting at or after t holds the die for at least die_ps, so a reservation in
+    // its way that begins before t + die_ps forces a start after that reservation's end: skip
+    // such reservations here, before the (much dearer) channel searches. The round below would
+    // reject the same starts; with a deep backlog this is what keeps an operation's cost low.
+    for (auto it = first_ending_after(slots, t); it != slots.end() && it->start < t + die_ps;
+         ++it) {
+      if (!rule.allows(die, it->op_class, it->start)) t = it->end;
+    }
     const Picoseconds start = channel_gap(channel, t, shape.in_ps, rule);
     const Picoseconds array_end = start + shape.in_ps + shape.array_ps;
     const Picoseconds out_start =
