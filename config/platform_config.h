@@ -32,6 +32,12 @@ struct NandConfig {
   // Die priority of mapping-metadata operations (translation pages, map segments): the rank of
   // host reads, of host writes, or of GC (nand.mapping_priority: host_read | host_write | gc).
   std::string mapping_priority = "host_write";
+  // Die scheduling (nand.die_scheduling): read_priority ranks host reads > host writes and
+  // mapping > GC, non-preemptive; fcfs serves each die in arrival order.
+  std::string die_scheduling = "read_priority";
+  // GC a die may defer behind host work, in victims per plane (nand.gc_backlog_victims_per_plane);
+  // past it the oldest queued victim is placed for good and host work waits.
+  uint32_t gc_backlog_victims_per_plane = 2;
 };
 
 struct FtlConfig {
@@ -40,6 +46,12 @@ struct FtlConfig {
   double over_provisioning = 0.07;   // ftl.over_provisioning (share of physical space hidden)
   double gc_threshold = 0.05;        // ftl.gc_threshold (free-block share per plane that starts GC)
   std::string gc_policy = "greedy";  // ftl.gc_policy
+  // ftl.gc_mode: incremental (one victim before each new page on a plane below its reserve, at
+  // the lowest die priority) or blocking (victims until the plane is back at its reserve, in the
+  // foreground, the die held).
+  std::string gc_mode = "incremental";
+  // ftl.placement: which plane the host stream's next page goes to (unit_writer.h).
+  std::string placement = "most_free_plane";
   // ftl.<group>.*: the settings each scheme's folder declares (scheme_settings.h), e.g.
   // settings.get<ftl::FastSettings>() for ftl.fast.*.
   SchemeSettings settings;

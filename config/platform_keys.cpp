@@ -54,6 +54,14 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
        "Die priority of mapping-metadata operations: that of host reads, host writes or GC",
        std::nullopt,
        {"host_read", "host_write", "gc"}},
+      {"nand.die_scheduling",
+       &n.die_scheduling,
+       "Order on a die: read_priority (host reads, then host writes, then GC) or fcfs",
+       std::nullopt,
+       {"read_priority", "fcfs"}},
+      {"nand.gc_backlog_victims_per_plane", &n.gc_backlog_victims_per_plane,
+       "Victims per plane whose GC a die may defer behind host work before host work waits",
+       closed(1, 1024)},
 
       {"ftl.scheme", &f.scheme, "Mapping scheme, by its registered name (e.g. \"page\")"},
       {"ftl.mapping_unit_bytes", &f.mapping_unit_bytes,
@@ -63,6 +71,18 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
       {"ftl.gc_threshold", &f.gc_threshold,
        "Share of a plane's blocks kept free; fewer free blocks start GC", open(0.0, 0.5)},
       {"ftl.gc_policy", &f.gc_policy, "GC victim selection", std::nullopt, {"greedy"}},
+      {"ftl.gc_mode",
+       &f.gc_mode,
+       "incremental: a victim per new page below the reserve, lowest die priority; blocking: "
+       "victims until the reserve is back, in the foreground",
+       std::nullopt,
+       {"incremental", "blocking"}},
+      {"ftl.placement",
+       &f.placement,
+       "Plane of the host stream's next page: round_robin, most_free_plane (of the next die) or "
+       "static (by logical unit)",
+       std::nullopt,
+       {"round_robin", "most_free_plane", "static"}},
 
       {"controller.cpu_mhz", &c.cpu_mhz, "FTL processor clock", kClock},
       {"controller.cycles_per_command", &c.cycles_per_command,

@@ -5,14 +5,35 @@
 // wall-clock fields are left out). Doubles are dumped in their shortest round-trip form.
 // Derived figures (IOPS, bandwidth, WAF) are computed here only; summary_text reads them back from
 // this document, so the terminal and the file can never disagree.
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "report/run_report.h"
 
 namespace ssd::report {
+
 namespace {
 
 using nlohmann::json;
+
+// Shares of the simulated time the dies (mean, least and most busy) and channels were reserved.
+json busy_shares(const RunReport& r) {
+  const auto share = [&r](uint64_t busy_ns) {
+    return r.simulated_ns ? double(busy_ns) / double(r.simulated_ns) : 0.0;
+  };
+  const auto mean = [&share](const std::vector<uint64_t>& busy) {
+    double sum = 0.0;
+    for (const uint64_t b : busy) sum += share(b);
+    return busy.empty() ? 0.0 : sum / double(busy.size());
+  };
+  const auto [least, most] = std::minmax_element(r.die_busy_ns.begin(), r.die_busy_ns.end());
+  const bool dies = !r.die_busy_ns.empty();
+  return {{"die_mean", mean(r.die_busy_ns)},
+          {"die_min", dies ? share(*least) : 0.0},
+          {"die_max", dies ? share(*most) : 0.0},
+          {"channel_mean", mean(r.channel_busy_ns)}};
+}
 
 json latency_json(const LatencyHistogram& histogram) {
   const LatencySummary s = histogram.summary();
@@ -72,6 +93,7 @@ json to_json(const RunReport& r, bool include_wall_clock) {
                    {"spare_read", r.nand_spare_reads},
                    {"program", r.nand_programs},
                    {"erase", r.nand_erases}};
+  j["nand_busy"] = busy_shares(r);
 
   j["mapping"] = {{"memory_bytes", r.mapping_memory_bytes}};
   if (r.mapping_cache_hit_ratio) {
@@ -90,6 +112,7 @@ json to_json(const RunReport& r, bool include_wall_clock) {
   j["controller"] = {{"cpu_cycles", c.cpu_cycles},
                      {"mapping_cycles", c.mapping_cycles},
                      {"busy_ns", c.busy_ns},
+                     {"buffer_reads", c.buffer_reads},
                      {"utilisation", r.simulated_ns ? double(c.busy_ns) / r.simulated_ns : 0.0}};
 #define SSD_REPORT_COUNT(count, unit, default_cycles, is_mapping, description) \
   j["controller"][#count] = c.count;

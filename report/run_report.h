@@ -61,6 +61,10 @@ struct RunReport {
 
   // NAND operations issued during the timed run, by kind.
   uint64_t nand_reads = 0, nand_spare_reads = 0, nand_programs = 0, nand_erases = 0;
+  // Time each die and each channel was reserved during the timed run (ns), in die and channel
+  // order: against simulated_ns, how close the run came to what the flash can do.
+  std::vector<uint64_t> die_busy_ns;
+  std::vector<uint64_t> channel_busy_ns;
 
   // Mapping state as the controller would hold it.
   uint64_t mapping_memory_bytes = 0;
@@ -78,6 +82,7 @@ struct RunReport {
     uint64_t cpu_cycles = 0;
     uint64_t mapping_cycles = 0;  // of which mapping primitives, accelerator commands included
     uint64_t busy_ns = 0;         // firmware time, accelerator waits included
+    uint64_t buffer_reads = 0;    // flash reads served from the buffer of a program in flight
     // One count per primitive of config/cpu_primitives.h (table_lookups, hash_probes, ...).
 #define SSD_REPORT_COUNT(count, unit, default_cycles, is_mapping, description) uint64_t count = 0;
     SSD_CPU_PRIMITIVES(SSD_REPORT_COUNT)

@@ -2,19 +2,33 @@
 
 namespace ssd::ftl {
 
+GcMode gc_mode(const std::string& name) {
+  return name == "blocking" ? GcMode::kBlocking : GcMode::kIncremental;
+}
+
 GarbageCollector::GarbageCollector(FlashBackend& backend, BlockManager& blocks,
                                    UnitWriter& gc_writer, MappingOwner& owner,
-                                   const VictimPolicy& policy, FtlStats& stats)
+                                   const VictimPolicy& policy, FtlStats& stats, GcMode mode)
     : m_backend(backend),
       m_blocks(blocks),
       m_gc_writer(gc_writer),
       m_owner(owner),
       m_policy(policy),
       m_stats(stats),
-      m_geometry(blocks.geometry()) {}
+      m_geometry(blocks.geometry()),
+      m_mode(mode) {}
 
 void GarbageCollector::before_new_page(uint32_t plane, bool needs_block) {
-  if (m_blocks.below_gc_threshold(plane)) collect_one(plane);
+  if (m_mode == GcMode::kBlocking) {
+    // Victims until the pool is back at the reserve; each frees at least a page, and the cap
+    // guards against a bad policy as below.
+    for (uint32_t round = 0;
+         m_blocks.below_gc_threshold(plane) && round < m_geometry.blocks_per_plane; ++round) {
+      if (!collect_one(plane)) break;
+    }
+  } else if (m_blocks.below_gc_threshold(plane)) {
+    collect_one(plane);
+  }
   // Emergency: a block is needed and only GC's last one is free (the host stream never takes the
   // last free block of a plane, so that GC can always move data out). Each round frees at least a
   // page, so a block comes back within a bounded number of rounds; the cap guards against a bad

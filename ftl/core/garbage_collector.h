@@ -1,14 +1,18 @@
-// Garbage collection for page-granular schemes, incremental: while a plane's free pool is below the
-// GC reserve, every new page the host stream starts there is preceded by one victim reclaimed on
-// that plane (and, should the pool run dry, as many as it takes to open the next block). Each
-// victim must free at least a page, so GC outpaces the writes it serves, and its work arrives in
-// victim-sized pieces rather than a block's worth at once. For each victim it
+// Garbage collection for page-granular schemes. Incremental (ftl.gc_mode default): while a plane's
+// free pool is below the GC reserve, every new page the host stream starts there is preceded by
+// one victim reclaimed on that plane (and, should the pool run dry, as many as it takes to open
+// the next block). Each victim must free at least a page, so GC outpaces the writes it serves,
+// and its work arrives in victim-sized pieces rather than a block's worth at once. Blocking: the
+// first page below the reserve takes victims until the pool is back at the reserve, all in the
+// foreground of that write (DiskSim's and MQSim's way; the NAND model then gives GC the die, see
+// models/nand/nand_timing.h). For each victim it
 // reads the valid units (those the owning scheme still maps to that slot, found through the LUN in
 // the spare area), rewrites them through the GC stream on the same plane, lets the scheme update
 // its map, programs the GC page (so nothing valid exists only in DRAM), and erases the victim.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ftl/core/block_manager.h"
@@ -36,10 +40,14 @@ class MappingOwner {
   virtual void relocations_done() {}
 };
 
+enum class GcMode : uint8_t { kIncremental, kBlocking };
+GcMode gc_mode(const std::string& name);  // ftl.gc_mode's value: "incremental", "blocking"
+
 class GarbageCollector final : public UnitWriter::SpaceListener {
  public:
   GarbageCollector(FlashBackend& backend, BlockManager& blocks, UnitWriter& gc_writer,
-                   MappingOwner& owner, const VictimPolicy& policy, FtlStats& stats);
+                   MappingOwner& owner, const VictimPolicy& policy, FtlStats& stats,
+                   GcMode mode = GcMode::kIncremental);
 
   void before_new_page(uint32_t plane, bool needs_block) override;
   // Reclaims one victim on `plane`; false when there is none worth taking (one that would not
@@ -70,6 +78,7 @@ class GarbageCollector final : public UnitWriter::SpaceListener {
   const VictimPolicy& m_policy;
   FtlStats& m_stats;
   const Geometry& m_geometry;
+  GcMode m_mode;
   // compact(): victims moved out whose last copies are still in the GC page being assembled, and
   // the GC stream's program count when they were last checked.
   std::vector<BlockId> m_waiting;

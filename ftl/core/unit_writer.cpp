@@ -16,26 +16,27 @@ UnitWriter::UnitWriter(FlashBackend& backend, BlockManager& blocks, OpClass op_c
   }
 }
 
-uint32_t UnitWriter::next_plane() {
-  const uint32_t plane = m_geometry.plane_in_stripe_order(m_stripe_cursor);
-  if (m_plane_live_limit == 0 || m_open[plane].page != kNone) return plane;  // finish the page
-  const uint32_t planes = m_geometry.planes();
-  for (uint32_t skipped = 0; skipped < planes; ++skipped) {
-    const uint32_t k = (m_stripe_cursor + skipped) % planes;
-    const uint32_t candidate = m_geometry.plane_in_stripe_order(k);
-    if (m_blocks.plane_valid_units(candidate) + m_geometry.units_per_page <= m_plane_live_limit) {
-      m_stripe_cursor = k;
-      return candidate;
-    }
+uint32_t UnitWriter::next_plane(Lun lun) {
+  if (m_placement == PlacementPolicy::kStatic) {
+    return choose_plane(m_blocks, m_placement, 0, 0, lun, 1).plane;
   }
-  return plane;  // every plane is at its limit (a nearly full device): keep striping
+  if (m_current_plane != kNone && m_open[m_current_plane].page != kNone) {
+    return m_current_plane;  // finish the page
+  }
+  const PlaneChoice choice = choose_plane(m_blocks, m_placement, m_plane_live_limit,
+                                          m_stripe_cursor, lun, m_geometry.units_per_page);
+  m_stripe_cursor = choice.stripe_position;
+  m_current_plane = choice.plane;
+  return choice.plane;
 }
 
 SlotId UnitWriter::append(Lun lun, Token token, uint32_t after, OpClass written_as) {
-  const uint32_t plane = next_plane();
+  const uint32_t plane = next_plane(lun);
   const SlotId slot = append_on_plane(plane, lun, token, after, written_as);
-  if (m_open[plane].page == kNone) {  // the page was programmed: next page on the next plane
+  if (m_placement != PlacementPolicy::kStatic && m_open[plane].page == kNone) {
+    // The page was programmed: the next page goes to the next stripe position.
     m_stripe_cursor = (m_stripe_cursor + 1) % m_geometry.planes();
+    m_current_plane = kNone;
   }
   return slot;
 }

@@ -1,8 +1,9 @@
 // Places mapping units into flash pages for one write stream (host data, or GC relocations).
 // Each plane has an open block and a page being assembled in controller DRAM; a page is programmed
-// when its last slot fills, and the stream then moves to the next plane in die-striped order
-// (die 0, 1, ... on different channels first), so consecutive pages spread over dies; with a live
-// limit, planes that hold too much live data are skipped (plane_balance.h). Every
+// when its last slot fills, and the stream then moves on to the next plane its placement policy
+// picks (plane_placement.h: by default the next die in striped order, so consecutive pages spread
+// over dies, and the plane of that die with the most free blocks); with a live limit, planes
+// that hold too much live data are skipped (plane_balance.h). Every
 // unit's logical number goes into its page's spare area (one 32-bit word per unit), which is what
 // GC and recovery read back. Until a page is programmed its units live only in DRAM (volatile);
 // close_pages() pads and programs them, which is what a flush does. A page's program has the
@@ -14,6 +15,7 @@
 
 #include "ftl/core/block_manager.h"
 #include "ftl/core/flash_backend.h"
+#include "ftl/core/plane_placement.h"
 #include "ftl/core/types.h"
 
 namespace ssd::ftl {
@@ -33,6 +35,8 @@ class UnitWriter {
   // append() starts a new page only on a plane whose live units stay within `limit` with it
   // (plane_balance.h), trying the planes in stripe order; 0 = no limit.
   void set_plane_live_limit(uint64_t limit) { m_plane_live_limit = limit; }
+  // How append() chooses the plane of a new page (default round_robin).
+  void set_placement(PlacementPolicy policy) { m_placement = policy; }
 
   // Appends one unit on the next plane of the stripe (or on `plane`); returns its slot.
   // `after`: operation the page's program must wait for (e.g. the read of a read-modify-write).
@@ -88,10 +92,12 @@ class UnitWriter {
   OpClass m_op_class;
   SpaceListener* m_listener = nullptr;
   std::vector<OpenPage> m_open;  // per flat plane
-  // The plane append() fills next: the stripe cursor's, or after it the first within the limit.
-  uint32_t next_plane();
+  // The plane append() fills next: the page being filled, or the plane the policy picks.
+  uint32_t next_plane(Lun lun);
 
   uint32_t m_stripe_cursor = 0;
+  uint32_t m_current_plane = kNone;  // the plane of the stripe position being filled
+  PlacementPolicy m_placement = PlacementPolicy::kRoundRobin;
   uint64_t m_plane_live_limit = 0;
   uint32_t m_last_program = kNone;
   uint64_t m_programs = 0;

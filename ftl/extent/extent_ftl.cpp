@@ -26,6 +26,7 @@ ExtentFtl::ExtentFtl(const SchemeContext& context, std::unique_ptr<ExtentMap> ma
       m_chunk_units(context.platform.ftl.settings.get<ExtentSettings>().chunk_pages *
                     m_geometry.units_per_page),
       m_gc_in_runs(context.platform.ftl.settings.get<ExtentSettings>().gc_relocation != "units"),
+      m_placement(placement_policy(context.platform.ftl.placement)),
       m_plane_live_limit(plane_live_limit(context.platform, m_geometry)) {}
 
 std::vector<MappingFigure> ExtentFtl::mapping_figures() const {
@@ -134,7 +135,9 @@ void ExtentFtl::place(const HostCommand& command) {
   uint32_t index = 0;
   while (index < span.count) {
     const uint32_t end = std::min(span.count, index + chunk);
-    const uint32_t plane = next_plane(end - index);
+    // Static placement keys a chunk by its number (its first unit / chunk units), so that the
+    // chunks of a sequential write spread over the planes as pages do.
+    const uint32_t plane = next_plane((span.first + index) / chunk, end - index);
     for (; index < end; ++index) {
       const Lun lun = span.first + index;
       UnitData data{whole_unit_token(command.id, lun), kNone};
@@ -145,21 +148,11 @@ void ExtentFtl::place(const HostCommand& command) {
   }
 }
 
-uint32_t ExtentFtl::next_plane(uint32_t units) {
-  const uint32_t planes = m_geometry.planes();
-  const BlockManager& blocks = m_store.blocks();
-  for (uint32_t skipped = 0; skipped < planes; ++skipped) {
-    const uint32_t k = (m_stripe_cursor + skipped) % planes;
-    const uint32_t plane = m_geometry.plane_in_stripe_order(k);
-    if (blocks.plane_valid_units(plane) + units <= m_plane_live_limit) {
-      m_stripe_cursor = (k + 1) % planes;
-      return plane;
-    }
-  }
-  // Every plane is past its limit (only a nearly full device with huge chunks): keep striping.
-  const uint32_t plane = m_geometry.plane_in_stripe_order(m_stripe_cursor);
-  m_stripe_cursor = (m_stripe_cursor + 1) % planes;
-  return plane;
+uint32_t ExtentFtl::next_plane(uint32_t chunk_number, uint32_t units) {
+  const PlaneChoice choice = choose_plane(m_store.blocks(), m_placement, m_plane_live_limit,
+                                          m_stripe_cursor, chunk_number, units);
+  m_stripe_cursor = (choice.stripe_position + 1) % m_geometry.planes();
+  return choice.plane;
 }
 
 void ExtentFtl::add_to_pending(Lun lun, SlotId slot) {

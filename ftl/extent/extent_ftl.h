@@ -6,11 +6,12 @@
 // How a write forms extents. An extent can only describe units that sit in consecutive slots. A
 // write's units are placed in chunks of ftl.extent.chunk_pages pages (0 = the whole write), each
 // chunk on one plane, where the plane's open block hands out consecutive slots; successive chunks
-// go to successive planes of the stripe, so large writes still use several dies. The stripe
-// skips a plane that would collect more live data than GC can manage there
-// (ftl/core/plane_balance.h). Every maximal
-// run of consecutive slots becomes one extent: a write is one extent per chunk, plus one more
-// wherever an open block filled up mid-chunk and the next block is not the numerically next one.
+// go to the planes ftl.placement picks for successive stripe positions
+// (ftl/core/plane_placement.h), so large writes still use several dies. The stripe skips a plane
+// that would collect more live data than GC can manage there (ftl/core/plane_balance.h). Every
+// maximal run of consecutive slots becomes one extent: a write is one extent per chunk, plus one
+// more wherever an open block filled up mid-chunk and the next block is not the numerically next
+// one.
 //
 // How GC keeps extents whole. GC moves a victim's valid units in slot order into the GC stream's
 // open block on the same plane, so units that sat together land together. With
@@ -33,6 +34,7 @@
 
 #include "ftl/core/mapping_scheme.h"
 #include "ftl/core/page_store.h"
+#include "ftl/core/plane_placement.h"
 #include "ftl/extent/extent_map.h"
 
 namespace ssd::ftl {
@@ -78,8 +80,9 @@ class ExtentFtl final : public MappingScheme, private MappingOwner {
   void prepare_partial_units(const HostCommand& command);
   // Places the write's units chunk by chunk and records the runs of consecutive slots.
   void place(const HostCommand& command);
-  // The plane the next chunk of `units` goes to (see the header comment).
-  uint32_t next_plane(uint32_t units);
+  // The plane the next chunk of `units`, number `chunk_number` (static placement's key), goes to
+  // (ftl.placement, plane_placement.h).
+  uint32_t next_plane(uint32_t chunk_number, uint32_t units);
   // Appends `lun` at `slot` to the pending runs, extending the last run when it continues it.
   void add_to_pending(Lun lun, SlotId slot);
   // Maps `extent`; frees the slots it displaced when `free_displaced` (host writes: the old
@@ -99,6 +102,7 @@ class ExtentFtl final : public MappingScheme, private MappingOwner {
   uint32_t m_chunk_units;  // units per chunk; 0 = the whole write
   bool m_gc_in_runs;
   uint32_t m_stripe_cursor = 0;
+  PlacementPolicy m_placement;
   uint64_t m_plane_live_limit;  // live units beyond which the stripe skips a plane
 
   // The write in progress.

@@ -15,7 +15,8 @@ namespace ssd::ftl {
 // unit of one page.
 uint64_t logical_blocks(const config::PlatformConfig& platform);
 
-// Each unit sits at a fixed page offset, so the mapping unit is a whole page.
+// Each unit sits at a fixed page offset, so the mapping unit is a whole page; data is placed by
+// logical block, so ftl.placement stays at its default.
 std::optional<config::KeyProblem> check_block_granular(const config::PlatformConfig& platform,
                                                        const std::string& scheme);
 

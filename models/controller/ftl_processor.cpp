@@ -129,14 +129,25 @@ Picoseconds FtlProcessor::serve(ftl::HostCommand& command, Picoseconds ready,
   // GC runs in the foreground of the write that needed the space (GC is incremental: one victim
   // per page at most, so that is bounded), at GC priority on the dies: other commands' reads and
   // writes go ahead of GC operations that have not started. A flush waits for everything.
+  // A read of a page whose program is still in flight is served from that program's buffer.
   const ftl::OpList& ops = backend.ops();
   m_done.resize(ops.size());
+  m_program_buffers.advance(to_ps(sc_core::sc_time_stamp()));
   Picoseconds completion = cpu_end;
   for (uint32_t i = 0; i < ops.size(); ++i) {
     const ftl::FlashOp& op = ops[i];
     const Picoseconds op_ready =
         op.after == ftl::kNone ? cpu_end : std::max(cpu_end, m_done[op.after]);
-    m_done[i] = issue(op, op_ready);
+    const bool flash_read = op.kind == ftl::OpKind::kRead || op.kind == ftl::OpKind::kSpareRead;
+    if (flash_read && m_program_buffers.holds(op.page, op_ready)) {
+      ftl::FlashOp from_buffer = op;
+      from_buffer.kind = ftl::OpKind::kDramRead;
+      m_done[i] = issue(from_buffer, op_ready);
+      ++m_totals.buffer_reads;
+    } else {
+      m_done[i] = issue(op, op_ready);
+    }
+    if (op.kind == ftl::OpKind::kProgram) m_program_buffers.programmed(op.page, m_done[i]);
     backend.op_completed(i, m_done[i]);
     m_all_done_at = std::max(m_all_done_at, m_done[i]);
     completion = std::max(completion, m_done[i]);

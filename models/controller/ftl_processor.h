@@ -21,6 +21,7 @@
 #include "ftl/core/ftl_device.h"
 #include "models/common/flash_op_extension.h"
 #include "models/common/sim_time.h"
+#include "models/controller/program_buffers.h"
 
 namespace ssd::models {
 
@@ -45,7 +46,8 @@ struct FirmwareTotals {
   uint64_t mapping_cycles = 0;  // of which mapping primitives (CpuCosts::mapping_cycles)
   Picoseconds busy_ps = 0;      // CPU time, accelerator waits included
   Picoseconds accelerator_wait_ps = 0;
-  ftl::CpuWork work;  // primitive counts
+  uint64_t buffer_reads = 0;  // flash reads served from a page buffer (program_buffers.h)
+  ftl::CpuWork work;          // primitive counts
 };
 
 class AcceleratorPort;
@@ -79,6 +81,7 @@ class FtlProcessor : public sc_core::sc_module {
   FirmwareTotals m_totals;
   AcceleratorPort* m_accelerator = nullptr;
   std::vector<Picoseconds> m_done;  // per operation of the current command, reused
+  ProgramBuffers m_program_buffers;
   tlm::tlm_generic_payload m_op_payload;
   FlashOpExtension m_op_extension;
   unsigned char m_scratch[8] = {};

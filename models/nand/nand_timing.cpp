@@ -54,7 +54,8 @@ void drop_ended(std::vector<Slot>& slots, Picoseconds t, Picoseconds& floor) {
 
 }  // namespace
 
-NandTimingParams NandTimingParams::from_config(const config::NandConfig& nand) {
+NandTimingParams NandTimingParams::from_config(const config::PlatformConfig& platform) {
+  const config::NandConfig& nand = platform.nand;
   NandTimingParams p;
   p.channels = nand.channels;
   p.dies = nand.channels * nand.chips_per_channel * nand.dies_per_chip;
@@ -69,6 +70,15 @@ NandTimingParams NandTimingParams::from_config(const config::NandConfig& nand) {
                             : nand.mapping_priority == "gc"      ? ftl::OpClass::kGc
                                                                  : ftl::OpClass::kHostWrite;
   p.rank[static_cast<int>(ftl::OpClass::kMapping)] = p.rank[static_cast<int>(like)];
+  // First come, first served: one rank, so nothing goes ahead of anything (and GC is not
+  // deferred). Blocking GC holds the die like a host read: nothing goes ahead of it either.
+  if (nand.die_scheduling == "fcfs") p.rank.fill(0);
+  if (platform.ftl.gc_mode == "blocking") {
+    p.rank[static_cast<int>(ftl::OpClass::kGc)] = p.rank[static_cast<int>(ftl::OpClass::kHostRead)];
+  }
+  p.pages_per_block = nand.pages_per_block;
+  p.blocks = uint64_t(p.dies) * nand.planes_per_die * nand.blocks_per_plane;
+  p.gc_backlog_erases = nand.gc_backlog_victims_per_plane * nand.planes_per_die;
   return p;
 }
 
@@ -82,12 +92,22 @@ NandTiming::NandTiming(const NandTimingParams& params) : m_params(params) {
   // Capacity reserved once so that steady-state scheduling does not allocate.
   m_die_slots.resize(params.dies);
   for (auto& slots : m_die_slots) slots.reserve(16);
-  m_channel_slots.resize(params.channels);
-  for (auto& slots : m_channel_slots) slots.reserve(64);
+  m_transfer_slots.resize(params.dies);
+  for (auto& slots : m_transfer_slots) slots.reserve(32);
   m_die_floor.assign(params.dies, 0);
   m_gc_queue.resize(params.dies);
   m_gc_tail.assign(params.dies, 0);
   m_gc_cursor.assign(params.dies, 0);
+  m_gc_queued_erases.assign(params.dies, 0);
+  m_gc_held_until.assign(params.dies, 0);
+  m_old_copy_read_end.assign(params.dies, 0);
+  if (params.pages_per_block > 0) m_block_order.resize(params.blocks);
+  // GC is deferred (queued, placed lazily) only when its rank is below every host rank.
+  const uint8_t gc_rank = rank_of(ftl::OpClass::kGc);
+  m_deferred_rank =
+      gc_rank > rank_of(ftl::OpClass::kHostRead) && gc_rank > rank_of(ftl::OpClass::kHostWrite)
+          ? gc_rank
+          : kNoDeferredRank;
   m_channel_floor.assign(params.channels, 0);
   m_moved.reserve(16);
   m_moved_die.reserve(16);
@@ -120,12 +140,34 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   const uint32_t channel = channel_of(die);
 
   drop_ended(m_die_slots[die], m_now, m_die_floor[die]);
-  drop_ended(m_channel_slots[channel], m_now, m_channel_floor[channel]);
+  for (uint32_t d = channel; d < m_params.dies; d += m_params.channels) {
+    drop_ended(m_transfer_slots[d], m_now, m_channel_floor[channel]);
+  }
 
   const Shape shape = shape_of(op);
-  if (rank_of(op.op_class) >= lowest_rank()) return queue_gc(op, shape, ready);
+  if (rank_of(op.op_class) >= m_deferred_rank) return queue_gc(op, shape, ready);
+  const ftl::BlockId block = block_of(op);
+  const bool reads = is_read(op.kind);
+  Picoseconds program_start = kNoStart;  // a read: the placed program of its page it waits for
+  bool old_copy = false;
+  if (block != kNoBlock && reads) {
+    // A read of a page GC has queued a copy of is served from the old copy, which stays valid
+    // until the victim's erase: no wait for GC, but that erase waits for the read (see
+    // m_old_copy_read_end). Otherwise only the page's own program, if still in flight, is waited
+    // for: a block's other pages are readable while it is being written.
+    old_copy = m_block_order[block].queued_gc != 0 && copy_queued(die, op.page);
+    if (!old_copy) {
+      ready = std::max(ready, page_written_at(die, block, op.page, ready, program_start));
+    }
+  } else if (block != kNoBlock) {
+    // What this operation needs done to its block first is placed for good, then waited for.
+    if (m_block_order[block].queued_gc != 0) hold_gc_through(die, m_block_order[block].queued_gc);
+    ready = std::max(ready, block_allows(op.kind, block));
+  }
   materialize_gc(die, ready);
-  const Overtake rule{true, die, rank_of(op.op_class), ready, &m_params.rank};
+  const Hold passes =
+      rank_of(op.op_class) <= rank_of(ftl::OpClass::kHostRead) ? Hold::kHeld : Hold::kFree;
+  const Overtake rule{true, die, rank_of(op.op_class), ready, &m_params.rank, passes};
   const Picoseconds earliest = std::max(ready, m_die_floor[die]);
   // Host work this operation brings (itself, and reservations it pushes) into the time queued GC
   // had planned to use delays that GC by as much.
@@ -137,7 +179,14 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   // Lower-priority work that has not started makes room: take it off both timelines, put the new
   // operation in, then put the moved work back, in its old order, at the first places that fit.
   take_overtaken(die, rule, at.start);
-  reserve(die, op.op_class, shape, at);
+  const Hold hold = reserve(die, DieSlot{0, 0, shape, op.op_class, op.kind, block, op.page}, at);
+  if (reads) {
+    if (program_start != kNoStart) protect(die, block, program_start, rank_of(op.op_class), hold);
+    if (old_copy) m_old_copy_read_end[die] = std::max(m_old_copy_read_end[die], at.end);
+  } else {
+    protect_predecessors(die, op.kind, block, rank_of(op.op_class), hold);
+  }
+  note_block(op.kind, block, at.start, at.end);
   if (!m_moved.empty()) put_back_moved(die, at.end);
   if (gc_queued) m_gc_tail[die] += reserved_after(die, gc_from) - reserved_before;
 
@@ -147,6 +196,98 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   m_counters.die_busy_ps[die] += at.end - at.start;
   m_counters.channel_busy_ps[channel] += shape.in_ps + shape.out_ps;
   return at.end;
+}
+
+Picoseconds NandTiming::block_allows(ftl::OpKind kind, ftl::BlockId block) const {
+  if (block == kNoBlock) return 0;
+  const BlockOrder& order = m_block_order[block];
+  return kind == ftl::OpKind::kErase ? std::max(order.written_at, order.read_at) : order.written_at;
+}
+
+// An operation that waits for others on its block (block_allows()) has just been placed: an
+// overtaking operation that would move one of those later but not it (one of a lower rank than
+// the new operation's, or holding its place less firmly) could put it past the new one, so such
+// a predecessor is pinned. Predecessors of the same rank and hold move only together with it,
+// in order: a GC chain, or a stream's programs into one block, stays free to be overtaken.
+void NandTiming::protect_predecessors(uint32_t die, ftl::OpKind kind, ftl::BlockId block,
+                                      uint8_t rank, Hold hold) {
+  if (block == kNoBlock) return;
+  const BlockOrder& order = m_block_order[block];
+  if (order.written_at > 0) protect(die, block, order.written_start, rank, hold);
+  if (kind == ftl::OpKind::kErase && order.read_at > 0) {
+    protect(die, block, order.read_start, rank, hold);
+  }
+}
+
+void NandTiming::protect(uint32_t die, ftl::BlockId block, Picoseconds start, uint8_t rank,
+                         Hold hold) {
+  const auto& slots = m_die_slots[die];
+  auto it = std::lower_bound(slots.begin(), slots.end(), start,
+                             [](const DieSlot& s, Picoseconds t) { return s.start < t; });
+  if (it == slots.end() || it->start != start || it->block != block) return;  // forgotten
+  if (rank_of(it->op_class) > rank || it->hold < hold) pin_through(die, block, start);
+}
+
+bool NandTiming::copy_queued(uint32_t die, ftl::PageId page) const {
+  for (const PendingGc& queued : m_gc_queue[die]) {
+    if (queued.page == page && queued.kind == ftl::OpKind::kProgram) return true;
+  }
+  return false;
+}
+
+Picoseconds NandTiming::page_written_at(uint32_t die, ftl::BlockId block, ftl::PageId page,
+                                        Picoseconds ready, Picoseconds& program_start) const {
+  const BlockOrder& order = m_block_order[block];
+  if (order.written_at <= ready) return 0;  // nothing of the block in flight
+  // The page's latest program (an earlier life's may be in flight too), searched back from the
+  // block's latest write: programs go into a block in page order.
+  const auto& slots = m_die_slots[die];
+  auto it = std::upper_bound(slots.begin(), slots.end(), order.written_start,
+                             [](Picoseconds t, const DieSlot& s) { return t < s.start; });
+  const auto first = first_ending_after(slots, ready);
+  while (it != first) {
+    --it;
+    if (it->block != block) continue;
+    if (it->kind == ftl::OpKind::kErase) break;  // the page was written in an earlier life
+    if (it->page == page && it->kind == ftl::OpKind::kProgram) {
+      program_start = it->start;
+      return it->end;
+    }
+  }
+  return 0;  // programmed before `ready`
+}
+
+// Pins the slot starting at `start` and every earlier slot of the same block: moving any of them
+// later could put it past the one pinned. Slots of the block before `pinned_before` are pinned
+// already (reserve() pins a new one placed there), so the walk back stops there.
+void NandTiming::pin_through(uint32_t die, ftl::BlockId block, Picoseconds start) {
+  Picoseconds& pinned_before = m_block_order[block].pinned_before;
+  if (start < pinned_before) return;
+  auto& slots = m_die_slots[die];
+  auto it = std::upper_bound(slots.begin(), slots.end(), start,
+                             [](Picoseconds t, const DieSlot& s) { return t < s.start; });
+  while (it != slots.begin() && std::prev(it)->start >= pinned_before) {
+    --it;
+    if (it->block != block || it->hold == Hold::kPinned) continue;
+    it->hold = Hold::kPinned;
+    auto& transfers = m_transfer_slots[die];
+    for (auto c = first_ending_after(transfers, it->start);
+         c != transfers.end() && c->start < it->end; ++c) {
+      if (c->owner_start == it->start) c->hold = Hold::kPinned;
+    }
+  }
+  pinned_before = start + 1;
+}
+
+void NandTiming::note_block(ftl::OpKind kind, ftl::BlockId block, Picoseconds start,
+                            Picoseconds end) {
+  if (block == kNoBlock) return;
+  BlockOrder& order = m_block_order[block];
+  const bool reads = kind == ftl::OpKind::kRead || kind == ftl::OpKind::kSpareRead;
+  Picoseconds& at = reads ? order.read_at : order.written_at;
+  if (end <= at) return;
+  at = end;
+  (reads ? order.read_start : order.written_start) = start;
 }
 
 Picoseconds NandTiming::reserved_after(uint32_t die, Picoseconds from) const {
@@ -161,7 +302,11 @@ Picoseconds NandTiming::reserved_after(uint32_t die, Picoseconds from) const {
 Picoseconds NandTiming::queue_gc(const ftl::FlashOp& op, const Shape& shape, Picoseconds ready) {
   const uint32_t die = op.die;
   const Picoseconds die_ps = shape.in_ps + shape.array_ps + shape.out_ps;
-  m_gc_queue[die].push_back(PendingGc{shape, ready});
+  const ftl::BlockId block = block_of(op);
+  ready = std::max(ready, block_allows(op.kind, block));
+  m_gc_queue[die].push_back(PendingGc{shape, ready, op.kind, block, op.page, ++m_gc_seq});
+  if (block != kNoBlock) m_block_order[block].queued_gc = m_gc_seq;
+  if (op.kind == ftl::OpKind::kErase) ++m_gc_queued_erases[die];
   const auto kind = static_cast<size_t>(op.kind);
   ++m_counters.ops[kind];
   if (op.kind != ftl::OpKind::kErase) m_counters.bytes[kind] += op.bytes;
@@ -175,21 +320,95 @@ Picoseconds NandTiming::queue_gc(const ftl::FlashOp& op, const Shape& shape, Pic
       die, shape, std::max({ready, m_gc_tail[die], m_gc_cursor[die], m_die_floor[die]}), fixed);
   m_gc_queue[die].back().planned_start = at.start;
   m_gc_tail[die] = at.end;
+  // Too much deferred: the oldest victim's GC is placed for good, and host work waits for it.
+  if (m_params.gc_backlog_erases > 0 && m_gc_queued_erases[die] > m_params.gc_backlog_erases) {
+    hold_gc_through(die, 0);
+  }
   return at.end;
 }
 
-void NandTiming::materialize_gc(uint32_t die, Picoseconds before) {
+std::vector<NandTiming::Reservation> NandTiming::reservations(uint32_t die) const {
+  std::vector<Reservation> out;
+  for (const DieSlot& slot : m_die_slots[die]) {
+    out.push_back({slot.start, slot.end, slot.kind, slot.op_class, slot.block});
+  }
+  return out;
+}
+
+void NandTiming::place_queued_gc() {
+  for (uint32_t die = 0; die < m_params.dies; ++die) {
+    while (!m_gc_queue[die].empty()) place_queued_front(die, plan_queued_front(die), Hold::kFree);
+  }
+}
+
+size_t NandTiming::queued_gc_ops() const {
+  size_t total = 0;
+  for (const auto& queue : m_gc_queue) total += queue.size();
+  return total;
+}
+
+NandTiming::Placement NandTiming::plan_queued_front(uint32_t die) const {
+  const PendingGc& next = m_gc_queue[die].front();
+  // An erase also waits for the reads served from old copies while GC's copies were queued
+  // (all of the die's: which victim each read belongs to is not known here).
+  const Picoseconds old_copy_reads =
+      next.kind == ftl::OpKind::kErase ? m_old_copy_read_end[die] : 0;
+  const Picoseconds earliest = std::max({next.ready, m_gc_cursor[die], m_die_floor[die],
+                                         block_allows(next.kind, next.block), old_copy_reads});
+  return place(die, next.shape, earliest, fixed_at(die, next.ready));
+}
+
+void NandTiming::place_queued_front(uint32_t die, const Placement& at, Hold hold) {
   auto& queue = m_gc_queue[die];
+  const PendingGc next = queue.front();
+  queue.pop_front();
+  const Hold held =
+      reserve(die, DieSlot{0, 0, next.shape, ftl::OpClass::kGc, next.kind, next.block, next.page},
+              at, hold);
+  protect_predecessors(die, next.kind, next.block, rank_of(ftl::OpClass::kGc), held);
+  m_gc_cursor[die] = at.end;
+  note_block(next.kind, next.block, at.start, at.end);
+  if (next.block != kNoBlock && m_block_order[next.block].queued_gc == next.seq) {
+    m_block_order[next.block].queued_gc = 0;
+  }
+  if (next.kind == ftl::OpKind::kErase) --m_gc_queued_erases[die];
+}
+
+void NandTiming::materialize_gc(uint32_t die, Picoseconds before) {
+  while (!m_gc_queue[die].empty()) {
+    const Placement at = plan_queued_front(die);
+    if (at.start >= before) break;  // not started by then: the host operation goes first
+    place_queued_front(die, at, Hold::kFree);
+  }
+}
+
+void NandTiming::hold_gc_through(uint32_t die, uint64_t seq) {
+  auto& queue = m_gc_queue[die];
+  if (queue.empty()) return;
+  // The GC placed before (free to be overtaken) comes first in GC's order and may be what the
+  // held operations wait for on their blocks: it is held too, so no host write moves it past
+  // them (GC's holds then never decrease along its order, see protect_predecessors()).
+  // GC placed before the last hold's end is held already (GC is placed at or after the cursor
+  // and moves only later), so the search starts there.
+  const Picoseconds from = m_gc_held_until[die];
+  auto& slots = m_die_slots[die];
+  const auto by_start = [](const auto& s, Picoseconds t) { return s.start < t; };
+  for (auto it = std::lower_bound(slots.begin(), slots.end(), from, by_start); it != slots.end();
+       ++it) {
+    if (it->op_class == ftl::OpClass::kGc && it->hold == Hold::kFree) it->hold = Hold::kHeld;
+  }
+  auto& transfers = m_transfer_slots[die];
+  for (auto it = std::lower_bound(transfers.begin(), transfers.end(), from, by_start);
+       it != transfers.end(); ++it) {
+    if (it->op_class == ftl::OpClass::kGc && it->hold == Hold::kFree) it->hold = Hold::kHeld;
+  }
   while (!queue.empty()) {
     const PendingGc& next = queue.front();
-    const Overtake fixed = fixed_at(die, next.ready);
-    const Picoseconds earliest = std::max({next.ready, m_gc_cursor[die], m_die_floor[die]});
-    const Placement at = place(die, next.shape, earliest, fixed);
-    if (at.start >= before) break;  // not started by then: the host operation goes first
-    reserve(die, ftl::OpClass::kGc, next.shape, at);
-    m_gc_cursor[die] = at.end;
-    queue.pop_front();
+    const bool last = seq == 0 ? next.kind == ftl::OpKind::kErase : next.seq >= seq;
+    place_queued_front(die, plan_queued_front(die), Hold::kHeld);
+    if (last) break;
   }
+  m_gc_held_until[die] = m_gc_cursor[die];
 }
 
 NandTiming::Placement NandTiming::place(uint32_t die, const Shape& shape, Picoseconds earliest,
@@ -206,7 +425,7 @@ NandTiming::Placement NandTiming::place(uint32_t die, const Shape& shape, Picose
     // reject the same starts; with a deep backlog this is what keeps an operation's cost low.
     for (auto it = first_ending_after(slots, t); it != slots.end() && it->start < t + die_ps;
          ++it) {
-      if (!rule.allows(die, it->op_class, it->start)) t = it->end;
+      if (!rule.allows(die, it->op_class, it->start, it->hold)) t = it->end;
     }
     const Picoseconds start = channel_gap(channel, t, shape.in_ps, rule);
     const Picoseconds array_end = start + shape.in_ps + shape.array_ps;
@@ -216,7 +435,7 @@ NandTiming::Placement NandTiming::place(uint32_t die, const Shape& shape, Picose
 
     bool clash = false;
     for (auto it = first_ending_after(slots, start); it != slots.end() && it->start < end; ++it) {
-      if (!rule.allows(die, it->op_class, it->start)) {
+      if (!rule.allows(die, it->op_class, it->start, it->hold)) {
         t = it->end;
         clash = true;
         break;
@@ -230,26 +449,47 @@ Picoseconds NandTiming::channel_gap(uint32_t channel, Picoseconds earliest, Pico
                                     const Overtake& rule) const {
   Picoseconds t = std::max(earliest, m_channel_floor[channel]);
   if (length == 0) return t;
-  const auto& slots = m_channel_slots[channel];
-  for (auto it = first_ending_after(slots, t); it != slots.end(); ++it) {
-    if (rule.allows(it->die, it->op_class, it->owner_start)) continue;  // will be moved
-    if (t + length <= it->start) break;
-    t = std::max(t, it->end);
+  // The first window of `length` from t on that no die of the channel uses: each pass over the
+  // dies moves t past every transfer in the way; a pass that moves nothing has found it.
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (uint32_t die = channel; die < m_params.dies; die += m_params.channels) {
+      const auto& slots = m_transfer_slots[die];
+      for (auto it = first_ending_after(slots, t); it != slots.end() && it->start < t + length;
+           ++it) {
+        if (rule.allows(die, it->op_class, it->owner_start, it->hold)) continue;  // will move
+        t = it->end;
+        moved = true;
+      }
+    }
   }
   return t;
 }
 
-void NandTiming::reserve(uint32_t die, ftl::OpClass op_class, const Shape& shape,
-                         const Placement& at) {
-  if (at.end > at.start)
-    insert_sorted(m_die_slots[die], DieSlot{at.start, at.end, shape, op_class});
-  auto& channel = m_channel_slots[channel_of(die)];
+NandTiming::Hold NandTiming::reserve(uint32_t die, const DieSlot& what, const Placement& at,
+                                     Hold hold) {
+  const Shape& shape = what.shape;
+  const ftl::OpClass op_class = what.op_class;
+  // Placed before an operation of its block that is pinned: pinned too (pin_through()).
+  if (what.block != kNoBlock && at.start < m_block_order[what.block].pinned_before) {
+    hold = Hold::kPinned;
+  }
+  if (at.end > at.start) {
+    DieSlot slot = what;
+    slot.start = at.start;
+    slot.end = at.end;
+    slot.hold = hold;
+    insert_sorted(m_die_slots[die], slot);
+  }
+  auto& transfers = m_transfer_slots[die];
   if (shape.in_ps > 0) {
-    insert_sorted(channel, ChannelSlot{at.start, at.start + shape.in_ps, at.start, die, op_class});
+    insert_sorted(transfers,
+                  ChannelSlot{at.start, at.start + shape.in_ps, at.start, op_class, hold});
   }
   if (shape.out_ps > 0) {
-    insert_sorted(channel, ChannelSlot{at.out_start, at.end, at.start, die, op_class});
+    insert_sorted(transfers, ChannelSlot{at.out_start, at.end, at.start, op_class, hold});
   }
+  return hold;
 }
 
 void NandTiming::take_overtaken(uint32_t die, const Overtake& rule, Picoseconds new_start) {
@@ -259,7 +499,7 @@ void NandTiming::take_overtaken(uint32_t die, const Overtake& rule, Picoseconds 
   // that may be overtaken move to m_moved, in start order; the others close up behind them.
   auto out = first_ending_after(slots, new_start);
   for (auto it = out; it != slots.end(); ++it) {
-    if (rule.allows(die, it->op_class, it->start)) {
+    if (rule.allows(die, it->op_class, it->start, it->hold)) {
       m_moved.push_back(*it);
     } else {
       *out++ = *it;
@@ -268,15 +508,15 @@ void NandTiming::take_overtaken(uint32_t die, const Overtake& rule, Picoseconds 
   if (m_moved.empty()) return;
   slots.erase(out, slots.end());
 
-  // Their channel slots go too; a channel slot names its die slot by die and start.
+  // Their transfers go too; a transfer names its die slot by its start.
   const auto moved_owner = [&](const ChannelSlot& c) {
-    if (c.die != die) return false;
     auto it = std::lower_bound(m_moved.begin(), m_moved.end(), c.owner_start,
                                [](const DieSlot& s, Picoseconds t) { return s.start < t; });
     return it != m_moved.end() && it->start == c.owner_start;
   };
-  auto& channel = m_channel_slots[channel_of(die)];
-  channel.erase(std::remove_if(channel.begin(), channel.end(), moved_owner), channel.end());
+  auto& transfers = m_transfer_slots[die];
+  const auto first = first_ending_after(transfers, m_moved.front().start);
+  transfers.erase(std::remove_if(first, transfers.end(), moved_owner), transfers.end());
 }
 
 // Puts the reservations take_overtaken() removed back, in their old order, each at the first
@@ -297,19 +537,24 @@ void NandTiming::put_back_moved(uint32_t die, Picoseconds new_end) {
             : place(die, moved.shape, std::max(moved.start, previous_end), fixed);
     // A moved read may wait longer for its data-out: the die stays reserved that much longer.
     m_counters.die_busy_ps[die] += (again.end - again.start) - (moved.end - moved.start);
-    m_moved_die.push_back(DieSlot{again.start, again.end, moved.shape, moved.op_class});
+    // A moved reservation keeps its hold (a host read may move held GC; it stays held).
+    DieSlot again_slot = moved;
+    again_slot.start = again.start;
+    again_slot.end = again.end;
+    m_moved_die.push_back(again_slot);
+    note_block(moved.kind, moved.block, again.start, again.end);
     if (moved.shape.in_ps > 0) {
       m_moved_channel.push_back(ChannelSlot{again.start, again.start + moved.shape.in_ps,
-                                            again.start, die, moved.op_class});
+                                            again.start, moved.op_class, moved.hold});
     }
     if (moved.shape.out_ps > 0) {
       m_moved_channel.push_back(
-          ChannelSlot{again.out_start, again.end, again.start, die, moved.op_class});
+          ChannelSlot{again.out_start, again.end, again.start, moved.op_class, moved.hold});
     }
     previous_end = again.end;
   }
   merge_sorted(m_die_slots[die], m_moved_die);
-  merge_sorted(m_channel_slots[channel_of(die)], m_moved_channel);
+  merge_sorted(m_transfer_slots[die], m_moved_channel);
 }
 
 }  // namespace ssd::models

@@ -5,6 +5,13 @@
 // timings, ECC and read retry; the channel has no priority (first come, first served).
 // Plain C++ with no SystemC, so the timing can be tested and benchmarked without a kernel.
 //
+// Order across commands, per block: a program starts after the block's erase and its previous
+// program have completed, an erase after the block's last program and last read, and a read
+// after its page's program (a page being written cannot be read). A queued GC operation another
+// operation depends on this way is placed at once (see PendingGc), and a placed one that a later
+// overtaking could move past its dependant is pinned: nothing goes ahead of it. A read of a page
+// whose GC copy is still queued reads the old copy, and the die's queued erases wait for it.
+//
 // Dies and channels keep lists of future reservations, not one busy-until time each: a channel
 // idles while its dies read their arrays, and another die's command or data must be able to use
 // that gap. A transfer takes the first idle window, at or after the time it can start, that is
@@ -42,8 +49,16 @@ struct NandTimingParams {
   // Die priority of each ftl::OpClass: a lower rank goes first; the lowest rank (GC's) is placed
   // lazily. Default: host read 0, host write 1, mapping 1 (nand.mapping_priority), GC 2.
   std::array<uint8_t, ftl::kOpClasses> rank = {0, 1, 1, 2};
+  // Per-block order (see above) needs the block of each operation: pages_per_block and the
+  // number of blocks; 0 leaves it out (unit tests of the die and channel alone).
+  uint32_t pages_per_block = 0;
+  uint64_t blocks = 0;
+  // Erases of queued GC (a victim each) a die may defer behind host work before the oldest is
+  // placed for good (nand.gc_backlog_victims_per_plane x planes per die); 0 = no bound.
+  uint32_t gc_backlog_erases = 0;
 
-  static NandTimingParams from_config(const config::NandConfig& nand);
+  // nand.* with the GC mode (ftl.gc_mode: blocking GC takes the die at the host read rank).
+  static NandTimingParams from_config(const config::PlatformConfig& platform);
 };
 
 inline constexpr int kNandOpKinds = 4;  // the flash kinds of ftl::OpKind: read .. erase
@@ -70,6 +85,22 @@ class NandTiming {
   // so forgetting follows the caller's clock, not each operation's ready time.
   void advance(Picoseconds now) { m_now = std::max(m_now, now); }
 
+  // A die's reservation as placed: what a test or a trace of the timeline reads.
+  struct Reservation {
+    Picoseconds start;
+    Picoseconds end;
+    ftl::OpKind kind;
+    ftl::OpClass op_class;
+    ftl::BlockId block;  // ~0 without per-block order
+  };
+  // What `die` holds now (what advance() has not forgotten), in time order; queued GC not yet
+  // placed is not in it (place_queued_gc()).
+  std::vector<Reservation> reservations(uint32_t die) const;
+  // Places every queued GC operation for good, as if host work on its die had come after it.
+  void place_queued_gc();
+  // Queued GC operations not placed yet, over all dies (bounded by gc_backlog_erases).
+  size_t queued_gc_ops() const;
+
   const NandCounters& counters() const { return m_counters; }
   const NandTimingParams& params() const { return m_params; }
   uint32_t channel_of(uint32_t die) const { return die % m_params.channels; }
@@ -85,20 +116,29 @@ class NandTiming {
     Picoseconds array_ps;
     Picoseconds out_ps;
   };
+  // How firmly a reservation holds its place: kFree ones may be overtaken by higher-priority
+  // work; kHeld ones (GC placed for good by the backlog bound) only by work of the host-read
+  // rank, so that GC progresses against host writes while reads still go first; kPinned ones
+  // (another operation on the block depends on them) by nothing.
+  enum class Hold : uint8_t { kFree, kHeld, kPinned };
   // One operation's reservation of a die, from its command until its last byte has moved.
   struct DieSlot {
     Picoseconds start;
     Picoseconds end;
     Shape shape;
     ftl::OpClass op_class;
+    ftl::OpKind kind;
+    ftl::BlockId block;  // kNoBlock without per-block order
+    ftl::PageId page;
+    Hold hold = Hold::kFree;
   };
-  // One transfer on a channel; `owner_start` names the DieSlot it belongs to on die `die`.
+  // One transfer on a die's channel; `owner_start` names the die's DieSlot it belongs to.
   struct ChannelSlot {
     Picoseconds start;
     Picoseconds end;
     Picoseconds owner_start;
-    uint32_t die;
     ftl::OpClass op_class;
+    Hold hold = Hold::kFree;  // as its DieSlot
   };
   struct Placement {
     Picoseconds start;
@@ -106,36 +146,82 @@ class NandTiming {
     Picoseconds end;
   };
   // Which reservations a placement may go ahead of: with `may_overtake`, the not-yet-started
-  // (start >= ready) reservations on `die` of a lower priority (higher rank) than `rank`;
-  // without, none.
+  // (start >= ready) reservations on `die` of a lower priority (higher rank) than `rank` that do
+  // not hold their place more firmly than `passes`; without, none.
   struct Overtake {
     bool may_overtake;
     uint32_t die;
     uint8_t rank;
     Picoseconds ready;
     const std::array<uint8_t, ftl::kOpClasses>* ranks;
+    Hold passes = Hold::kFree;
 
-    bool allows(uint32_t slot_die, ftl::OpClass slot_class, Picoseconds slot_start) const {
+    bool allows(uint32_t slot_die, ftl::OpClass slot_class, Picoseconds slot_start,
+                Hold slot_hold) const {
       return may_overtake && slot_die == die && (*ranks)[static_cast<int>(slot_class)] > rank &&
-             slot_start >= ready;
+             slot_start >= ready && slot_hold <= passes;
     }
   };
+  static constexpr ftl::BlockId kNoBlock = ~ftl::BlockId{0};
+  // Per block: where its latest erase or program and its latest read are placed (start, end),
+  // the number of its latest queued GC operation (0: none queued), and the time before which
+  // every reservation of the block is pinned.
+  struct BlockOrder {
+    Picoseconds written_start = 0;
+    Picoseconds written_at = 0;
+    Picoseconds read_start = 0;
+    Picoseconds read_at = 0;
+    uint64_t queued_gc = 0;
+    Picoseconds pinned_before = 0;
+  };
   uint8_t rank_of(ftl::OpClass op_class) const { return m_params.rank[static_cast<int>(op_class)]; }
-  uint8_t lowest_rank() const { return m_params.rank[static_cast<int>(ftl::OpClass::kGc)]; }
+  static constexpr uint8_t kNoDeferredRank = 255;
   Overtake fixed_at(uint32_t die, Picoseconds ready) const {
     return Overtake{false, die, 0, ready, &m_params.rank};
   }
 
   Shape shape_of(const ftl::FlashOp& op) const;
+  ftl::BlockId block_of(const ftl::FlashOp& op) const {
+    return m_params.pages_per_block == 0 ? kNoBlock : op.page / m_params.pages_per_block;
+  }
+  // The earliest start the per-block order allows an operation of `kind` on `block`.
+  Picoseconds block_allows(ftl::OpKind kind, ftl::BlockId block) const;
+  // An operation of `kind` on `block`, of `rank`, held as `hold`, was placed after what
+  // block_allows() named: those that a later placement could move past it are pinned.
+  void protect_predecessors(uint32_t die, ftl::OpKind kind, ftl::BlockId block, uint8_t rank,
+                            Hold hold);
+  // The same for the one reservation of `block` starting at `start`, if it is still there.
+  void protect(uint32_t die, ftl::BlockId block, Picoseconds start, uint8_t rank, Hold hold);
+  void pin_through(uint32_t die, ftl::BlockId block, Picoseconds start);
+  // When the program of `page` (on `block`), if still in flight after `ready`, ends (0: it is not
+  // in flight), and where it starts (`program_start`).
+  Picoseconds page_written_at(uint32_t die, ftl::BlockId block, ftl::PageId page, Picoseconds ready,
+                              Picoseconds& program_start) const;
+  // Whether GC has queued (not placed) a program of `page` on `die`.
+  bool copy_queued(uint32_t die, ftl::PageId page) const;
+  static bool is_read(ftl::OpKind kind) {
+    return kind == ftl::OpKind::kRead || kind == ftl::OpKind::kSpareRead;
+  }
+  static constexpr Picoseconds kNoStart = ~Picoseconds{0};
+  // An operation of `kind` on `block` is placed (or moved) to [start, end).
+  void note_block(ftl::OpKind kind, ftl::BlockId block, Picoseconds start, Picoseconds end);
   Placement place(uint32_t die, const Shape& shape, Picoseconds earliest,
                   const Overtake& rule) const;
   Picoseconds channel_gap(uint32_t channel, Picoseconds earliest, Picoseconds length,
                           const Overtake& rule) const;
-  void reserve(uint32_t die, ftl::OpClass op_class, const Shape& shape, const Placement& at);
+  // Returns how firmly the new reservation holds its place (pinned when placed before a pinned
+  // operation of its block).
+  Hold reserve(uint32_t die, const DieSlot& what, const Placement& at, Hold hold = Hold::kFree);
   void take_overtaken(uint32_t die, const Overtake& rule, Picoseconds new_start);
   void put_back_moved(uint32_t die, Picoseconds new_end);
   Picoseconds queue_gc(const ftl::FlashOp& op, const Shape& shape, Picoseconds ready);
   void materialize_gc(uint32_t die, Picoseconds before);
+  // Places the die's queued GC up to and including operation number `seq` (or, with 0, up to
+  // the first erase) for good, held: later host writes do not go ahead of it (reads do).
+  void hold_gc_through(uint32_t die, uint64_t seq);
+  // Where the die's oldest queued GC operation goes if placed now; placing it there.
+  Placement plan_queued_front(uint32_t die) const;
+  void place_queued_front(uint32_t die, const Placement& at, Hold hold);
   // Die time reserved on `die` from `from` on (host work, and GC already placed).
   Picoseconds reserved_after(uint32_t die, Picoseconds from) const;
 
@@ -147,19 +233,41 @@ class NandTiming {
   // results match placing every GC operation at once and moving the overtaken ones (within a
   // few per cent on an aged 512 GiB device: docs/performance.md), at O(1) per GC operation
   // instead of O(queued GC) per overtaking host operation.
+  //
+  // The queue is bounded: once a die has more than gc_backlog_erases erases queued, its GC up to
+  // the oldest one is placed for good (held: host writes on that die wait for it, host reads still
+  // go first); and an operation on a block with GC queued on it (a program into a block a queued
+  // GC erases) has that GC placed first, and pinned. Both keep host writes at the pace GC sustains
+  // in simulated time, and the queue (memory) at a few victims per plane.
   struct PendingGc {
     Shape shape;
     Picoseconds ready;
+    ftl::OpKind kind;
+    ftl::BlockId block;
+    ftl::PageId page;
+    uint64_t seq;                   // number in the order all GC was queued, from 1
     Picoseconds planned_start = 0;  // where it was planned when queued
   };
   std::vector<std::deque<PendingGc>> m_gc_queue;  // per die
   std::vector<Picoseconds> m_gc_tail;             // per die: planned end of the last queued GC op
   std::vector<Picoseconds> m_gc_cursor;           // per die: end of the last GC op placed
+  std::vector<uint32_t> m_gc_queued_erases;       // per die
+  std::vector<Picoseconds> m_gc_held_until;       // per die: GC placed before it is held
+  // Per die: the latest end of a read served from an old copy while GC's copy of it was queued;
+  // the die's queued erases wait for it.
+  std::vector<Picoseconds> m_old_copy_read_end;
+  uint64_t m_gc_seq = 0;
+  std::vector<BlockOrder> m_block_order;  // per block, when per-block order is on
 
   NandTimingParams m_params;
-  std::vector<std::vector<DieSlot>> m_die_slots;          // per die, sorted by start, disjoint
-  std::vector<std::vector<ChannelSlot>> m_channel_slots;  // per channel, sorted, disjoint
-  std::vector<Picoseconds> m_die_floor;                   // end of the last forgotten slot
+  uint8_t m_deferred_rank = kNoDeferredRank;      // operations of this rank or lower are queued GC
+  std::vector<std::vector<DieSlot>> m_die_slots;  // per die, sorted by start, disjoint
+  // Per die: its transfers on its channel, sorted and disjoint; the transfers of the dies of one
+  // channel are disjoint too. Kept per die, not per channel, so that a die whose reservations
+  // reach far ahead (a deep backlog) does not make every insertion of its channel's other dies
+  // move them: each die's new transfers go near the end of its own list.
+  std::vector<std::vector<ChannelSlot>> m_transfer_slots;
+  std::vector<Picoseconds> m_die_floor;  // end of the last forgotten slot
   std::vector<Picoseconds> m_channel_floor;
   // Scratch, reused by every call: reservations taken off a die to make room, and the same
   // reservations put back, before they are merged into the timelines in one pass.

@@ -67,7 +67,7 @@ SsdPlatform::SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfi
                                             config::logical_capacity_bytes(platform),
                                             platform.nand.sector_bytes);
 
-  m_nand = std::make_unique<NandArray>("nand", NandTimingParams::from_config(platform.nand));
+  m_nand = std::make_unique<NandArray>("nand", NandTimingParams::from_config(platform));
   m_dram = std::make_unique<MemoryModel>("dram", MemoryTimingParams::from_config(platform.dram));
   m_nvram = std::make_unique<MemoryModel>("nvram", MemoryTimingParams::from_config(platform.nvram));
   m_processor = std::make_unique<FtlProcessor>("ftl_processor", platform, *m_device);
@@ -181,6 +181,8 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
   r.nand_spare_reads = nand.count(ftl::OpKind::kSpareRead);
   r.nand_programs = nand.count(ftl::OpKind::kProgram);
   r.nand_erases = nand.count(ftl::OpKind::kErase);
+  for (const Picoseconds busy : nand.die_busy_ps) r.die_busy_ns.push_back(busy / 1000);
+  for (const Picoseconds busy : nand.channel_busy_ps) r.channel_busy_ns.push_back(busy / 1000);
 
   r.mapping_memory_bytes = m_device->scheme().mapping_memory_bytes();
   r.mapping_cache_hit_ratio = m_device->scheme().cache_hit_ratio();
@@ -192,6 +194,7 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
   r.controller.cpu_cycles = firmware.cycles;
   r.controller.mapping_cycles = firmware.mapping_cycles;
   r.controller.busy_ns = firmware.busy_ps / 1000;
+  r.controller.buffer_reads = firmware.buffer_reads;
 #define SSD_REPORT_COUNT(count, unit, default_cycles, is_mapping, description) \
   r.controller.count = firmware.work.count;
   SSD_CPU_PRIMITIVES(SSD_REPORT_COUNT)

@@ -63,6 +63,15 @@ expect_refusal huge-device "make the device smaller (nand.channels" \
 expect_refusal memory-limit "sim.memory_limit_bytes allows" --set sim.memory_limit_bytes=100000
 expect_refusal small-spare-area "key 'nand.spare_bytes': the fast scheme keeps 4 bytes" \
   --ftl fast --set nand.spare_bytes=1
+for scheme in block nftl fast; do
+  expect_refusal "placement-$scheme" "key 'ftl.placement': does not apply to the $scheme scheme" \
+    --ftl "$scheme" --set ftl.placement=static
+done
+expect_refusal unknown-placement "key 'ftl.placement'" --set ftl.placement=random
+expect_refusal unknown-gc-mode "key 'ftl.gc_mode'" --set ftl.gc_mode=lazy
+expect_refusal unknown-die-scheduling "key 'nand.die_scheduling'" --set nand.die_scheduling=edf
+expect_refusal zero-gc-backlog "key 'nand.gc_backlog_victims_per_plane': must be in [1, 1024]" \
+  --set nand.gc_backlog_victims_per_plane=0
 
 # --- options ---
 expect_refusal empty-ftl "--ftl: key 'ftl.scheme': must name a scheme" --ftl ""

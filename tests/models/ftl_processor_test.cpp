@@ -608,6 +608,32 @@ TEST(FtlProcessor, FirmwareOfSuccessiveCommandsIsSerialised) {
   EXPECT_EQ(rig.processor.totals().busy_ps, 5 * kUs);
 }
 
+// A read of a page whose program is still in flight is served from the program's page buffer:
+// a DRAM read, not a flash read; once the program has completed the flash is read again.
+TEST(FtlProcessor, ReadOfAPageBeingProgrammedComesFromItsBuffer) {
+  Rig rig(timed_platform());
+  rig.scheme->then([](FlashBackend& b) {
+    b.program(page_on_die(b, 0), nullptr, nullptr, OpClass::kHostWrite);  // 1-501 us
+  });
+  for (int i = 0; i < 2; ++i) {
+    rig.scheme->then([](FlashBackend& b) { b.read(page_on_die(b, 0), 1, OpClass::kHostRead); });
+  }
+  rig.host.submit(CommandKind::kWrite);                // CPU 0-1 us
+  rig.host.submit(CommandKind::kRead);                 // CPU 1-2 us: in flight
+  rig.host.submit(CommandKind::kRead, ps(600 * kUs));  // CPU 600-601 us: programmed
+  sc_core::sc_start();
+
+  ASSERT_EQ(rig.host.results().size(), 3u);
+  EXPECT_EQ(rig.host.delay_ps(1), 2 * kUs + Fixed::kDramRead);
+  EXPECT_EQ(rig.host.delay_ps(2), 1 * kUs + Fixed::kRead);  // relative to 600 us
+  ASSERT_EQ(rig.dram.seen().size(), 1u);
+  EXPECT_EQ(rig.dram.seen()[0].kind, OpKind::kDramRead);
+  EXPECT_EQ(rig.dram.seen()[0].bytes, 4096u);
+  ASSERT_EQ(rig.nand.seen().size(), 2u);  // the program and the second read
+  EXPECT_EQ(rig.nand.seen()[1].kind, OpKind::kRead);
+  EXPECT_EQ(rig.processor.totals().buffer_reads, 1u);
+}
+
 // A flush completes no earlier than every operation issued before it by earlier commands (and
 // its own); other commands do not wait for earlier commands' operations, and a flush after
 // everything completed costs its firmware only.

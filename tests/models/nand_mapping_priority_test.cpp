@@ -15,9 +15,11 @@ using ftl::OpKind;
 constexpr uint32_t kPage = 4096;
 
 NandTimingParams params(const std::string& mapping_priority) {
-  config::NandConfig nand;  // 2 channels x 2 dies, tR 50 us, tPROG 500 us, tBERS 3 ms
-  nand.mapping_priority = mapping_priority;
-  return NandTimingParams::from_config(nand);
+  config::PlatformConfig platform;  // 2 channels x 2 dies, tR 50 us, tPROG 500 us, tBERS 3 ms
+  platform.nand.mapping_priority = mapping_priority;
+  NandTimingParams p = NandTimingParams::from_config(platform);
+  p.pages_per_block = 0;  // the operations below name no blocks: die priority alone
+  return p;
 }
 
 FlashOp on_die0(OpKind kind, OpClass op_class) {

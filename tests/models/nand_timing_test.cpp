@@ -49,7 +49,7 @@ TEST(NandTiming, ReadOnIdleDieTakesCommandArrayTimeAndTransfer) {
 }
 
 TEST(NandTiming, ParamsFromConfigUseTheChannelRate) {
-  config::NandConfig cfg;  // 333 MT/s, 1 byte wide, 7 command/address cycles, tR 50 us
+  config::PlatformConfig cfg;  // 333 MT/s, 1 byte wide, 7 command/address cycles, tR 50 us
   const NandTimingParams p = NandTimingParams::from_config(cfg);
   EXPECT_EQ(p.channels, 2u);
   EXPECT_EQ(p.dies, 4u);
@@ -199,23 +199,29 @@ namespace {
 // A GC batch reserved far ahead (each operation ready when the previous ends) must not block a
 // host read that arrives while the batch runs: the read waits only for the operation in progress.
 TEST(NandTimingPriority, HostReadOvertakesALongChainedGcBatch) {
-  config::NandConfig nand;
-  nand.channels = 2;
-  nand.chips_per_channel = 2;
-  NandTiming timing(NandTimingParams::from_config(nand));
+  config::PlatformConfig platform;
+  platform.nand.channels = 2;
+  platform.nand.chips_per_channel = 2;
+  NandTiming timing(NandTimingParams::from_config(platform));
   const auto& p = timing.params();
+  // GC reads a victim (block 1) into another block (2); the host reads block 3.
+  const ftl::PageId victim = p.pages_per_block;
+  const ftl::PageId gc_block = 2 * p.pages_per_block;
+  const ftl::PageId host_block = 3 * p.pages_per_block;
   Picoseconds done = 0;
-  for (int i = 0; i < 50; ++i) {
+  for (uint32_t i = 0; i < 50; ++i) {
     done = timing.schedule(
-        ftl::FlashOp{ftl::OpKind::kRead, ftl::OpClass::kGc, 0, 4096, ftl::kNone, 0}, done);
+        ftl::FlashOp{ftl::OpKind::kRead, ftl::OpClass::kGc, 0, 4096, ftl::kNone, victim + i}, done);
     done = timing.schedule(
-        ftl::FlashOp{ftl::OpKind::kProgram, ftl::OpClass::kGc, 0, 4096, ftl::kNone, 0}, done);
+        ftl::FlashOp{ftl::OpKind::kProgram, ftl::OpClass::kGc, 0, 4096, ftl::kNone, gc_block + i},
+        done);
   }
   const Picoseconds arrival = 1'000'000'000;  // 1 ms into a batch that lasts about 28 ms
   ASSERT_GT(done, 20 * arrival);
   timing.advance(arrival);
   const Picoseconds read_done = timing.schedule(
-      ftl::FlashOp{ftl::OpKind::kRead, ftl::OpClass::kHostRead, 0, 4096, ftl::kNone, 0}, arrival);
+      ftl::FlashOp{ftl::OpKind::kRead, ftl::OpClass::kHostRead, 0, 4096, ftl::kNone, host_block},
+      arrival);
   const Picoseconds read_alone = p.t_command + p.t_read + timing.transfer_ps(4096);
   const Picoseconds longest_gc_op = p.t_command + timing.transfer_ps(4096) + p.t_program;
   EXPECT_LE(read_done, arrival + longest_gc_op + read_alone);

@@ -38,12 +38,12 @@ class DecliningPolicy final : public VictimPolicy {
 // except that the host stream's listener is attached only when a test says so (setting up a
 // state then runs no GC).
 struct GcRig {
-  explicit GcRig(uint32_t gc_reserve_blocks)
+  explicit GcRig(uint32_t gc_reserve_blocks, GcMode mode = GcMode::kIncremental)
       : t(1024, gc_reserve_blocks),
         g(t.geometry),
         host(t.backend, t.blocks, OpClass::kHostWrite),
         gc_writer(t.backend, t.blocks, OpClass::kGc),
-        gc(t.backend, t.blocks, gc_writer, owner, policy, stats) {}
+        gc(t.backend, t.blocks, gc_writer, owner, policy, stats, mode) {}
 
   // Writes `lun` on `plane` as a page-mapping scheme does: append, then invalidate the old copy
   // (looked up after the append, which may have run GC) and map the new one.
@@ -309,6 +309,29 @@ TEST(GarbageCollector, BelowTheReserveEachNewHostPageIsPrecededByOneVictim) {
   EXPECT_EQ(rig.ops()[2].page, rig.g.first_page(1));
   EXPECT_EQ(rig.stats.gc_invocations, 2u);
   EXPECT_EQ(rig.stats.gc_erases, 2u);
+}
+
+// ftl.gc_mode=blocking: the first page below the reserve takes victims until the pool is back at
+// the reserve (here blocks 0 and 1: 61 + 2 = 63 free), and the pages after it take none.
+TEST(GarbageCollector, BlockingModeRefillsThePoolToTheReserveAtOnce) {
+  GcRig rig(63, GcMode::kBlocking);
+  ASSERT_NO_FATAL_FAILURE(three_full_blocks(rig));
+  rig.attach_gc();
+  rig.t.backend.begin_command();
+  rig.write(0, 0);
+  ASSERT_EQ(rig.ops().size(), 2u);
+  EXPECT_EQ(rig.ops()[0].kind, OpKind::kErase);
+  EXPECT_EQ(rig.ops()[0].page, rig.g.first_page(0));
+  EXPECT_EQ(rig.ops()[1].kind, OpKind::kErase);
+  EXPECT_EQ(rig.ops()[1].page, rig.g.first_page(1));
+  EXPECT_EQ(rig.t.blocks.free_blocks(0), 62u);  // 63, less the block just opened
+  for (Lun lun = 1; lun < 4; ++lun) rig.write(0, lun);
+  // A new page, the pool one below the reserve again: victim 2 (60 valid units) is moved into a
+  // block the GC stream opens, so the pool stays one short, and no other full block is left.
+  rig.write(0, 4);
+  EXPECT_EQ(rig.stats.gc_invocations, 3u);
+  EXPECT_EQ(rig.stats.gc_units_copied, 60u);
+  EXPECT_EQ(rig.t.blocks.free_blocks(0), 62u);
 }
 
 TEST(GarbageCollector, AtOrAboveTheReserveNoVictimIsTaken) {

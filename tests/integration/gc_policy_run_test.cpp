@@ -1,0 +1,54 @@
+// The steady-state policies on a whole platform: every combination of ftl.placement, ftl.gc_mode
+// and nand.die_scheduling, on a full device of four planes per die with GC running all the time,
+// for the page-level schemes that share the page store (page mapping, DFTL, VET): the integrity
+// oracle stays clean. Each combination is its own test (and so its own process: SystemC
+// elaborates once per process).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "tests/integration/run_support.h"
+
+namespace ssd {
+namespace {
+
+using Policies = std::tuple<std::string, std::string, std::string, std::string>;
+
+class GcPolicyRun : public ::testing::TestWithParam<Policies> {};
+
+TEST_P(GcPolicyRun, AFullMultiPlaneDevicePassesTheOracle) {
+  const auto& [scheme, placement, gc_mode, scheduling] = GetParam();
+  const auto report = testing::run_platform(
+      "platforms/default.toml",
+      {"ftl.scheme=" + scheme, "ftl.placement=" + placement, "ftl.gc_mode=" + gc_mode,
+       "nand.die_scheduling=" + scheduling, "nand.planes_per_die=4", "nand.blocks_per_plane=64",
+       "ftl.over_provisioning=0.2", "precondition.fill_ratio=1.0",
+       "precondition.overwrite_ratio=0.5", "workload.read_ratio=0.3", "workload.trim_ratio=0.05",
+       "workload.requests=4000"});
+  testing::expect_clean_run(report);
+  EXPECT_GT(report.gc_invocations, 0u);
+}
+
+std::string name_of(const ::testing::TestParamInfo<Policies>& info) {
+  const auto& [scheme, placement, gc_mode, scheduling] = info.param;
+  return scheme + "_" + placement + "_" + gc_mode + "_" + scheduling;
+}
+
+INSTANTIATE_TEST_SUITE_P(Page, GcPolicyRun,
+                         ::testing::Combine(::testing::Values("page"),
+                                            ::testing::Values("round_robin", "most_free_plane",
+                                                              "static"),
+                                            ::testing::Values("incremental", "blocking"),
+                                            ::testing::Values("read_priority", "fcfs")),
+                         name_of);
+INSTANTIATE_TEST_SUITE_P(OtherSchemes, GcPolicyRun,
+                         ::testing::Combine(::testing::Values("dftl", "vet"),
+                                            ::testing::Values("most_free_plane", "static"),
+                                            ::testing::Values("incremental", "blocking"),
+                                            ::testing::Values("read_priority")),
+                         name_of);
+
+}  // namespace
+}  // namespace ssd
