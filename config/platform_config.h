@@ -35,9 +35,9 @@ struct NandConfig {
   // Die scheduling (nand.die_scheduling): read_priority ranks host reads > host writes and
   // mapping > GC, non-preemptive; fcfs serves each die in arrival order.
   std::string die_scheduling = "read_priority";
-  // GC a die may defer behind host work, in victims per plane (nand.gc_backlog_victims_per_plane);
+  // GC a die may defer behind host work, in victims (nand.gc_backlog_victims_per_die);
   // past it the oldest queued victim is placed for good and host work waits.
-  uint32_t gc_backlog_victims_per_plane = 2;
+  uint32_t gc_backlog_victims_per_die = 2;
 };
 
 struct FtlConfig {

@@ -59,8 +59,8 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
        "Order on a die: read_priority (host reads, then host writes, then GC) or fcfs",
        std::nullopt,
        {"read_priority", "fcfs"}},
-      {"nand.gc_backlog_victims_per_plane", &n.gc_backlog_victims_per_plane,
-       "Victims per plane whose GC a die may defer behind host work before host work waits",
+      {"nand.gc_backlog_victims_per_die", &n.gc_backlog_victims_per_die,
+       "Victims whose GC a die may defer behind host work before host writes wait",
        closed(1, 1024)},
 
       {"ftl.scheme", &f.scheme, "Mapping scheme, by its registered name (e.g. \"page\")"},

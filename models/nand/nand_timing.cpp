@@ -78,7 +78,7 @@ NandTimingParams NandTimingParams::from_config(const config::PlatformConfig& pla
   }
   p.pages_per_block = nand.pages_per_block;
   p.blocks = uint64_t(p.dies) * nand.planes_per_die * nand.blocks_per_plane;
-  p.gc_backlog_erases = nand.gc_backlog_victims_per_plane * nand.planes_per_die;
+  p.gc_backlog_erases = nand.gc_backlog_victims_per_die;
   return p;
 }
 

@@ -54,7 +54,7 @@ struct NandTimingParams {
   uint32_t pages_per_block = 0;
   uint64_t blocks = 0;
   // Erases of queued GC (a victim each) a die may defer behind host work before the oldest is
-  // placed for good (nand.gc_backlog_victims_per_plane x planes per die); 0 = no bound.
+  // placed for good (nand.gc_backlog_victims_per_die); 0 = no bound.
   uint32_t gc_backlog_erases = 0;
 
   // nand.* with the GC mode (ftl.gc_mode: blocking GC takes the die at the host read rank).
@@ -238,7 +238,7 @@ class NandTiming {
   // the oldest one is placed for good (held: host writes on that die wait for it, host reads still
   // go first); and an operation on a block with GC queued on it (a program into a block a queued
   // GC erases) has that GC placed first, and pinned. Both keep host writes at the pace GC sustains
-  // in simulated time, and the queue (memory) at a few victims per plane.
+  // in simulated time, and the queue (memory) at a few victims per die.
   struct PendingGc {
     Shape shape;
     Picoseconds ready;

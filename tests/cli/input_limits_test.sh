@@ -70,8 +70,8 @@ done
 expect_refusal unknown-placement "key 'ftl.placement'" --set ftl.placement=random
 expect_refusal unknown-gc-mode "key 'ftl.gc_mode'" --set ftl.gc_mode=lazy
 expect_refusal unknown-die-scheduling "key 'nand.die_scheduling'" --set nand.die_scheduling=edf
-expect_refusal zero-gc-backlog "key 'nand.gc_backlog_victims_per_plane': must be in [1, 1024]" \
-  --set nand.gc_backlog_victims_per_plane=0
+expect_refusal zero-gc-backlog "key 'nand.gc_backlog_victims_per_die': must be in [1, 1024]" \
+  --set nand.gc_backlog_victims_per_die=0
 
 # --- options ---
 expect_refusal empty-ftl "--ftl: key 'ftl.scheme': must name a scheme" --ftl ""

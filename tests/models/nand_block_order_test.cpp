@@ -355,7 +355,7 @@ NandTimingParams property_params(const std::string& die_scheduling, const std::s
   platform.nand.die_scheduling = die_scheduling;
   platform.ftl.gc_mode = gc_mode;
   NandTimingParams p = NandTimingParams::from_config(platform);
-  p.gc_backlog_erases = backlog_victims * platform.nand.planes_per_die;
+  p.gc_backlog_erases = backlog_victims;
   return p;
 }
 
