@@ -96,7 +96,7 @@ class NandTiming {
   // What `die` holds now (what advance() has not forgotten), in time order; queued GC not yet
   // placed is not in it (place_queued_gc()).
   std::vector<Reservation> reservations(uint32_t die) const;
-  // Places every queued GC operation for good, as if host work on its die had come after it.
+  // Places every queued GC operation, as host work on its die coming after it would.
   void place_queued_gc();
   // Queued GC operations not placed yet, over all dies (bounded by gc_backlog_erases).
   size_t queued_gc_ops() const;
