@@ -60,6 +60,10 @@ struct FlashOp {
 };
 
 inline bool is_flash_op(OpKind kind) { return kind <= OpKind::kErase; }
+// A read of the flash: a page (or part of one) or its spare area alone.
+inline bool is_flash_read(OpKind kind) {
+  return kind == OpKind::kRead || kind == OpKind::kSpareRead;
+}
 
 // The operations of one command; reused from command to command so the hot path never allocates.
 class OpList {

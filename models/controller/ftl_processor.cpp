@@ -138,8 +138,7 @@ Picoseconds FtlProcessor::serve(ftl::HostCommand& command, Picoseconds ready,
     const ftl::FlashOp& op = ops[i];
     const Picoseconds op_ready =
         op.after == ftl::kNone ? cpu_end : std::max(cpu_end, m_done[op.after]);
-    const bool flash_read = op.kind == ftl::OpKind::kRead || op.kind == ftl::OpKind::kSpareRead;
-    if (flash_read && m_program_buffers.holds(op.page, op_ready)) {
+    if (ftl::is_flash_read(op.kind) && m_program_buffers.holds(op.page, op_ready)) {
       ftl::FlashOp from_buffer = op;
       from_buffer.kind = ftl::OpKind::kDramRead;
       m_done[i] = issue(from_buffer, op_ready);

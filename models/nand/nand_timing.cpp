@@ -147,7 +147,7 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   const Shape shape = shape_of(op);
   if (rank_of(op.op_class) >= m_deferred_rank) return queue_gc(op, shape, ready);
   const ftl::BlockId block = block_of(op);
-  const bool reads = is_read(op.kind);
+  const bool reads = ftl::is_flash_read(op.kind);
   Picoseconds program_start = kNoStart;  // a read: the placed program of its page it waits for
   bool old_copy = false;
   if (block != kNoBlock && reads) {
@@ -283,7 +283,7 @@ void NandTiming::note_block(ftl::OpKind kind, ftl::BlockId block, Picoseconds st
                             Picoseconds end) {
   if (block == kNoBlock) return;
   BlockOrder& order = m_block_order[block];
-  const bool reads = kind == ftl::OpKind::kRead || kind == ftl::OpKind::kSpareRead;
+  const bool reads = ftl::is_flash_read(kind);
   Picoseconds& at = reads ? order.read_at : order.written_at;
   if (end <= at) return;
   at = end;

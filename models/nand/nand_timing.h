@@ -199,9 +199,6 @@ class NandTiming {
                               Picoseconds& program_start) const;
   // Whether GC has queued (not placed) a program of `page` on `die`.
   bool copy_queued(uint32_t die, ftl::PageId page) const;
-  static bool is_read(ftl::OpKind kind) {
-    return kind == ftl::OpKind::kRead || kind == ftl::OpKind::kSpareRead;
-  }
   static constexpr Picoseconds kNoStart = ~Picoseconds{0};
   // An operation of `kind` on `block` is placed (or moved) to [start, end).
   void note_block(ftl::OpKind kind, ftl::BlockId block, Picoseconds start, Picoseconds end);
