@@ -19,6 +19,7 @@ NAND_DEFAULTS = {
     "channels": 2, "chips_per_channel": 2, "dies_per_chip": 1, "page_bytes": 4096,
     "t_read_us": 50.0, "t_spare_read_us": 20.0, "t_program_us": 500.0, "t_erase_us": 3000.0,
     "channel_mt_s": 333.0, "channel_width_bytes": 1, "command_address_cycles": 7,
+    "page_type_order": [],
 }
 
 
@@ -29,7 +30,15 @@ def platform_nand(path, overrides):
         key, value = item.split("=", 1)
         section, name = key.split(".", 1)
         if section == "nand" and name in NAND_DEFAULTS:
-            nand[name] = float(value)
+            nand[name] = tomllib.loads(f"v = {value}")["v"]
+    # Per-page-type times (lists): the mean over the page-type order. Exact for programs (every
+    # block is written in page order from its first page to its last), an estimate for reads.
+    order = nand.get("page_type_order") or []
+    for name in ("t_read_us", "t_program_us"):
+        times = nand[name]
+        if isinstance(times, list):
+            types = order or [page % len(times) for page in range(len(times))]
+            nand[name] = sum(times[t] if len(times) > 1 else times[0] for t in types) / len(types)
     return nand
 
 

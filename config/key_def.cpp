@@ -38,11 +38,27 @@ size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-std::optional<double> numeric_value(const KeyDef& key) {
-  if (auto p = std::get_if<uint32_t*>(&key.field)) return static_cast<double>(**p);
-  if (auto p = std::get_if<uint64_t*>(&key.field)) return static_cast<double>(**p);
-  if (auto p = std::get_if<double*>(&key.field)) return **p;
-  return std::nullopt;
+// The numbers a key holds: one for a numeric key, each element for a list, none otherwise.
+std::vector<double> numeric_values(const KeyDef& key) {
+  if (auto p = std::get_if<uint32_t*>(&key.field)) return {static_cast<double>(**p)};
+  if (auto p = std::get_if<uint64_t*>(&key.field)) return {static_cast<double>(**p)};
+  if (auto p = std::get_if<double*>(&key.field)) return {**p};
+  if (auto p = std::get_if<std::vector<double>*>(&key.field)) return **p;
+  if (auto p = std::get_if<std::vector<uint32_t>*>(&key.field)) {
+    return std::vector<double>((*p)->begin(), (*p)->end());
+  }
+  return {};
+}
+
+// A list of one prints as its value, so a scalar setting reads back as it was written.
+template <typename Number>
+std::string list_text(const std::vector<Number>& values) {
+  if (values.size() == 1) return number_text(static_cast<double>(values[0]));
+  std::string text = "[";
+  for (size_t i = 0; i < values.size(); ++i) {
+    text += (i ? ", " : "") + number_text(static_cast<double>(values[i]));
+  }
+  return text + "]";
 }
 
 }  // namespace
@@ -74,8 +90,12 @@ KeyType key_type(const KeyDef& key) {
       return KeyType::number;
     case 3:
       return KeyType::string;
-    default:
+    case 4:
       return KeyType::boolean;
+    case 5:
+      return KeyType::number_list;
+    default:
+      return KeyType::unsigned_list;
   }
 }
 
@@ -89,6 +109,10 @@ std::string_view type_name(KeyType type) {
       return "string";
     case KeyType::boolean:
       return "boolean";
+    case KeyType::number_list:
+      return "number or list of numbers";
+    case KeyType::unsigned_list:
+      return "list of unsigned integers";
   }
   return "?";
 }
@@ -98,6 +122,8 @@ std::string value_text(const KeyDef& key) {
   if (auto p = std::get_if<uint64_t*>(&key.field)) return std::to_string(**p);
   if (auto p = std::get_if<double*>(&key.field)) return number_text(**p);
   if (auto p = std::get_if<std::string*>(&key.field)) return "'" + **p + "'";
+  if (auto p = std::get_if<std::vector<double>*>(&key.field)) return list_text(**p);
+  if (auto p = std::get_if<std::vector<uint32_t>*>(&key.field)) return list_text(**p);
   return *std::get<bool*>(key.field) ? "true" : "false";
 }
 
@@ -146,10 +172,12 @@ std::string KeyList::unknown_key_reason(std::string_view name) const {
 
 std::optional<KeyProblem> check_key_bounds(const std::vector<KeyDef>& keys) {
   for (const KeyDef& key : keys) {
-    const std::optional<double> value = numeric_value(key);
-    if (key.range && value && !key.range->contains(*value)) {
+    const std::vector<double> values = numeric_values(key);
+    for (size_t i = 0; key.range && i < values.size(); ++i) {
+      if (key.range->contains(values[i])) continue;
+      const std::string which = values.size() > 1 ? "each element " : "";
       return KeyProblem{std::string(key.name),
-                        key.range->describe() + " (got " + value_text(key) + ")"};
+                        which + key.range->describe() + " (got " + value_text(key) + ")"};
     }
     auto text = std::get_if<std::string*>(&key.field);
     if (text && !key.choices.empty() && !contains(key.choices, **text)) {

@@ -13,11 +13,13 @@
 
 namespace ssd::config {
 
-enum class KeyType { unsigned_integer, number, string, boolean };
+enum class KeyType { unsigned_integer, number, string, boolean, number_list, unsigned_list };
 
 // The field a key fills. uint32_t and uint64_t are both "unsigned integer" in TOML; the width
-// only sets the upper bound.
-using FieldRef = std::variant<uint32_t*, uint64_t*, double*, std::string*, bool*>;
+// only sets the upper bound. A list key takes a TOML array, or one value as a list of one (so
+// `t_program_us = 500` still reads as before); its range applies to every element.
+using FieldRef = std::variant<uint32_t*, uint64_t*, double*, std::string*, bool*,
+                              std::vector<double>*, std::vector<uint32_t>*>;
 
 // Bounds on a numeric key; either end may be open (excluded) or infinite.
 struct Range {
@@ -45,7 +47,7 @@ struct KeyDef {
 };
 
 KeyType key_type(const KeyDef& key);
-std::string_view type_name(KeyType type);   // "unsigned integer", "number", "string", "boolean"
+std::string_view type_name(KeyType type);   // "unsigned integer", "number", "string", ...
 std::string value_text(const KeyDef& key);  // the field's current value, as TOML would write it
 
 bool contains(const std::vector<std::string_view>& words, std::string_view word);

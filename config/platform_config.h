@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "config/cpu_primitives.h"
 #include "config/scheme_settings.h"
@@ -13,22 +14,26 @@
 namespace ssd::config {
 
 struct NandConfig {
-  uint32_t channels = 2;                // nand.channels
-  uint32_t chips_per_channel = 2;       // nand.chips_per_channel
-  uint32_t dies_per_chip = 1;           // nand.dies_per_chip
-  uint32_t planes_per_die = 1;          // nand.planes_per_die
-  uint32_t blocks_per_plane = 256;      // nand.blocks_per_plane
-  uint32_t pages_per_block = 64;        // nand.pages_per_block
-  uint32_t page_bytes = 4096;           // nand.page_bytes
-  uint32_t spare_bytes = 128;           // nand.spare_bytes
-  uint32_t sector_bytes = 512;          // nand.sector_bytes
-  double t_read_us = 50.0;              // nand.t_read_us
-  double t_spare_read_us = 20.0;        // nand.t_spare_read_us (spare-area-only read)
-  double t_program_us = 500.0;          // nand.t_program_us
-  double t_erase_us = 3000.0;           // nand.t_erase_us
-  double channel_mt_s = 333.0;          // nand.channel_mt_s (mega-transfers per second)
-  uint32_t channel_width_bytes = 1;     // nand.channel_width_bytes (bytes per transfer)
-  uint32_t command_address_cycles = 7;  // nand.command_address_cycles (bus cycles per command)
+  uint32_t channels = 2;            // nand.channels
+  uint32_t chips_per_channel = 2;   // nand.chips_per_channel
+  uint32_t dies_per_chip = 1;       // nand.dies_per_chip
+  uint32_t planes_per_die = 1;      // nand.planes_per_die
+  uint32_t blocks_per_plane = 256;  // nand.blocks_per_plane
+  uint32_t pages_per_block = 64;    // nand.pages_per_block
+  uint32_t page_bytes = 4096;       // nand.page_bytes
+  uint32_t spare_bytes = 128;       // nand.spare_bytes
+  uint32_t sector_bytes = 512;      // nand.sector_bytes
+  // Page read and program times by page type (nand.t_read_us, nand.t_program_us): one value for
+  // every page, or one per page type of an MLC/TLC part (LSB first), the type of each page given
+  // by nand.page_type_order (empty: page p of a block has type p % types, MQSim's rule).
+  std::vector<double> t_read_us = {50.0};
+  double t_spare_read_us = 20.0;  // nand.t_spare_read_us (spare-area-only read)
+  std::vector<double> t_program_us = {500.0};
+  std::vector<uint32_t> page_type_order;  // nand.page_type_order
+  double t_erase_us = 3000.0;             // nand.t_erase_us
+  double channel_mt_s = 333.0;            // nand.channel_mt_s (mega-transfers per second)
+  uint32_t channel_width_bytes = 1;       // nand.channel_width_bytes (bytes per transfer)
+  uint32_t command_address_cycles = 7;    // nand.command_address_cycles (bus cycles per command)
   // Die priority of mapping-metadata operations (translation pages, map segments): the rank of
   // host reads, of host writes, or of GC (nand.mapping_priority: host_read | host_write | gc).
   std::string mapping_priority = "host_write";

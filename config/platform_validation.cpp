@@ -6,6 +6,7 @@
 #include "config/capacity.h"
 #include "config/config_loader.h"
 #include "config/config_messages.h"
+#include "config/page_types.h"
 #include "config/validation.h"
 
 namespace ssd::config {
@@ -13,6 +14,7 @@ namespace ssd::config {
 namespace {
 
 constexpr uint32_t kMaxUnitsPerPage = 32;  // a unit-valid bitmap per page fits in 32 bits
+constexpr size_t kMaxPageTypes = 8;        // page types are 8-bit in the NAND timing
 constexpr uint64_t kMaxMappingUnits = 0xFFFFFFFFull;  // unit numbers are 32-bit, all-ones = none
 
 bool is_power_of_two(uint64_t value) { return value != 0 && (value & (value - 1)) == 0; }
@@ -28,6 +30,42 @@ std::string of(const char* key, uint64_t value) {
   return std::string(key) + " (" + std::to_string(value) + ")";
 }
 
+// Timings by page type: the lists name the same types (or one is a single value for all), and
+// the page-type order names only those types and tiles a block.
+std::optional<KeyProblem> check_page_types(const NandConfig& n) {
+  const size_t types = page_types(n);
+  if (types > kMaxPageTypes) {
+    return KeyProblem{n.t_read_us.size() == types ? "nand.t_read_us" : "nand.t_program_us",
+                      "gives " + std::to_string(types) + " page types; at most " +
+                          std::to_string(kMaxPageTypes) + " are supported (QLC has 4)"};
+  }
+  const auto sized = [&](const char* key, size_t size) -> std::optional<KeyProblem> {
+    if (size == 1 || size == types) return std::nullopt;
+    return KeyProblem{key, "has " + std::to_string(size) +
+                               " page types; the other timing list has " + std::to_string(types) +
+                               " (give one value, or one per page type)"};
+  };
+  if (auto problem = sized("nand.t_read_us", n.t_read_us.size())) return problem;
+  if (auto problem = sized("nand.t_program_us", n.t_program_us.size())) return problem;
+  const std::vector<uint32_t>& order = n.page_type_order;
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i] >= types) {
+      return KeyProblem{"nand.page_type_order", "element " + std::to_string(i) + " is page type " +
+                                                    std::to_string(order[i]) +
+                                                    ", but nand.t_read_us and nand.t_program_us" +
+                                                    " give " + std::to_string(types) +
+                                                    " page type(s), numbered from 0"};
+    }
+  }
+  if (!order.empty() && n.pages_per_block % order.size() != 0) {
+    return KeyProblem{"nand.page_type_order",
+                      "has " + std::to_string(order.size()) +
+                          " entries; it must tile a block: " + "its length must divide " +
+                          of("nand.pages_per_block", n.pages_per_block)};
+  }
+  return std::nullopt;
+}
+
 std::optional<KeyProblem> check_nand(const NandConfig& n) {
   if (!is_power_of_two(n.sector_bytes)) {
     return KeyProblem{"nand.sector_bytes",
@@ -38,12 +76,12 @@ std::optional<KeyProblem> check_nand(const NandConfig& n) {
                                              of("nand.sector_bytes", n.sector_bytes) + " (got " +
                                              std::to_string(n.page_bytes) + ")"};
   }
-  if (n.t_spare_read_us > n.t_read_us) {
+  if (n.t_spare_read_us > *std::min_element(n.t_read_us.begin(), n.t_read_us.end())) {
     return KeyProblem{"nand.t_spare_read_us",
                       "must not exceed nand.t_read_us: a spare-area read "
                       "cannot be slower than a full page read"};
   }
-  return std::nullopt;
+  return check_page_types(n);
 }
 
 std::optional<KeyProblem> check_mapping_unit(const PlatformConfig& p) {

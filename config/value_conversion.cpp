@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <vector>
 
 namespace ssd::config {
 
@@ -59,12 +61,46 @@ std::optional<std::string> assign_number(double* field, const KeyDef& key, const
   return std::nullopt;
 }
 
+// A TOML array, or one value as a list of one; each element converted as a scalar key would be.
+// A number list must hold at least one number (a timing list without a value has no meaning);
+// an unsigned list may be empty (its key's default rule then applies).
+template <typename Element>
+std::optional<std::string> assign_list(std::vector<Element>* field, const KeyDef& key,
+                                       const toml::node& node) {
+  std::vector<Element> values;
+  const auto assign_one = [&](const toml::node& element) -> std::optional<std::string> {
+    Element value{};
+    const KeyDef scalar{key.name, &value, key.description};
+    if (auto reason = assign_node(scalar, element)) return reason;
+    values.push_back(value);
+    return std::nullopt;
+  };
+  if (const toml::array* array = node.as_array()) {
+    for (size_t i = 0; i < array->size(); ++i) {
+      if (auto reason = assign_one(*array->get(i))) {
+        return "element " + std::to_string(i) + ": " + *reason;
+      }
+    }
+    if (values.empty() && std::is_same_v<Element, double>) return "must not be an empty list";
+  } else if (auto reason = assign_one(node)) {
+    return reason;
+  }
+  *field = std::move(values);
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> assign_node(const KeyDef& key, const toml::node& node) {
   if (auto field = std::get_if<uint32_t*>(&key.field)) return assign_unsigned(*field, key, node);
   if (auto field = std::get_if<uint64_t*>(&key.field)) return assign_unsigned(*field, key, node);
   if (auto field = std::get_if<double*>(&key.field)) return assign_number(*field, key, node);
+  if (auto field = std::get_if<std::vector<double>*>(&key.field)) {
+    return assign_list(*field, key, node);
+  }
+  if (auto field = std::get_if<std::vector<uint32_t>*>(&key.field)) {
+    return assign_list(*field, key, node);
+  }
   if (auto field = std::get_if<std::string*>(&key.field)) {
     const toml::value<std::string>* text = node.as_string();
     if (!text) return expected(key, node);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "config/page_types.h"
 #include "ftl/core/checked_time.h"
 
 namespace ssd::models {
@@ -59,9 +60,25 @@ NandTimingParams NandTimingParams::from_config(const config::PlatformConfig& pla
   NandTimingParams p;
   p.channels = nand.channels;
   p.dies = nand.channels * nand.chips_per_channel * nand.dies_per_chip;
-  p.t_read = ftl::checked_ps(nand.t_read_us * 1e6, "nand.t_read_us");
+  // One time per page type, or one for all: a single value fills every type.
+  const uint32_t types = config::page_types(nand);
+  const auto by_type = [types](const std::vector<double>& us, const char* key) {
+    std::vector<Picoseconds> ps;
+    for (uint32_t type = 0; type < types; ++type) {
+      ps.push_back(ftl::checked_ps(us[us.size() == 1 ? 0 : type] * 1e6, key));
+    }
+    return ps;
+  };
+  const std::vector<Picoseconds> t_read = by_type(nand.t_read_us, "nand.t_read_us");
+  const std::vector<Picoseconds> t_program = by_type(nand.t_program_us, "nand.t_program_us");
+  p.t_read = t_read[0];
+  p.t_program = t_program[0];
+  if (types > 1) {
+    p.t_read_by_type = t_read;
+    p.t_program_by_type = t_program;
+    p.page_type_order = config::page_type_by_offset(nand);
+  }
   p.t_spare_read = ftl::checked_ps(nand.t_spare_read_us * 1e6, "nand.t_spare_read_us");
-  p.t_program = ftl::checked_ps(nand.t_program_us * 1e6, "nand.t_program_us");
   p.t_erase = ftl::checked_ps(nand.t_erase_us * 1e6, "nand.t_erase_us");
   p.t_command = ftl::checked_ps(nand.command_address_cycles * (1e6 / nand.channel_mt_s),
                                 "nand.command_address_cycles at nand.channel_mt_s");
@@ -116,15 +133,27 @@ NandTiming::NandTiming(const NandTimingParams& params) : m_params(params) {
   m_counters.channel_busy_ps.assign(params.channels, 0);
 }
 
+Picoseconds NandTiming::page_time(const std::vector<Picoseconds>& by_type, Picoseconds single,
+                                  ftl::PageId page) const {
+  if (by_type.empty()) return single;
+  const uint32_t per_block = m_params.pages_per_block;
+  const uint64_t offset = per_block == 0 ? page : page % per_block;
+  const std::vector<uint8_t>& order = m_params.page_type_order;
+  const size_t type = order.empty() ? offset % by_type.size() : order[offset % order.size()];
+  return by_type[type];
+}
+
 NandTiming::Shape NandTiming::shape_of(const ftl::FlashOp& op) const {
   const Picoseconds cmd = m_params.t_command;
   switch (op.kind) {
     case ftl::OpKind::kRead:
-      return {cmd, m_params.t_read, transfer_ps(op.bytes)};
+      return {cmd, page_time(m_params.t_read_by_type, m_params.t_read, op.page),
+              transfer_ps(op.bytes)};
     case ftl::OpKind::kSpareRead:
       return {cmd, m_params.t_spare_read, transfer_ps(op.bytes)};
     case ftl::OpKind::kProgram:
-      return {cmd + transfer_ps(op.bytes), m_params.t_program, 0};
+      return {cmd + transfer_ps(op.bytes),
+              page_time(m_params.t_program_by_type, m_params.t_program, op.page), 0};
     case ftl::OpKind::kErase:
       return {cmd, m_params.t_erase, 0};
     default:

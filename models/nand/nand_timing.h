@@ -1,8 +1,9 @@
 // Cycle-approximate timing of the NAND flash array: channel buses and dies, as busy-until
 // reservations in integer picoseconds. Models command/address cycles and data transfer at the
-// channel rate, tR / spare-area tR / tPROG / tBERS, and per-die priority (host reads before host
-// writes before GC, non-preemptive). Leaves out multi-plane, cache read/program, per-page-type
-// timings, ECC and read retry; the channel has no priority (first come, first served).
+// channel rate, tR / spare-area tR / tPROG / tBERS (tR and tPROG per page type for MLC/TLC
+// parts), and per-die priority (host reads before host writes before GC, non-preemptive). Leaves
+// out multi-plane, cache read/program, ECC and read retry; the channel has no priority (first
+// come, first served).
 // Plain C++ with no SystemC, so the timing can be tested and benchmarked without a kernel.
 //
 // Order across commands, per block: a program starts after the block's erase and its previous
@@ -43,9 +44,16 @@ struct NandTimingParams {
   Picoseconds t_read = 0;        // tR
   Picoseconds t_spare_read = 0;  // array time of a spare-area-only read
   Picoseconds t_program = 0;     // tPROG
-  Picoseconds t_erase = 0;       // tBERS
-  Picoseconds t_command = 0;     // command and address cycles on the channel, per operation
-  double ps_per_byte = 0.0;      // data transfer on the channel
+  // Per-page-type tR and tPROG of an MLC/TLC part (LSB first; empty: t_read / t_program for
+  // every page) and the type of each page of a block, by its number in the block, tiled over the
+  // block (empty: page p has type p % types). Without pages_per_block, a page's number is taken
+  // as its number in the block.
+  std::vector<Picoseconds> t_read_by_type;
+  std::vector<Picoseconds> t_program_by_type;
+  std::vector<uint8_t> page_type_order;
+  Picoseconds t_erase = 0;    // tBERS
+  Picoseconds t_command = 0;  // command and address cycles on the channel, per operation
+  double ps_per_byte = 0.0;   // data transfer on the channel
   // Die priority of each ftl::OpClass: a lower rank goes first; the lowest rank (GC's) is placed
   // lazily. Default: host read 0, host write 1, mapping 1 (nand.mapping_priority), GC 2.
   std::array<uint8_t, ftl::kOpClasses> rank = {0, 1, 1, 2};
@@ -181,6 +189,9 @@ class NandTiming {
   }
 
   Shape shape_of(const ftl::FlashOp& op) const;
+  // tR or tPROG of `page`: `single` unless `by_type` gives one per page type.
+  Picoseconds page_time(const std::vector<Picoseconds>& by_type, Picoseconds single,
+                        ftl::PageId page) const;
   ftl::BlockId block_of(const ftl::FlashOp& op) const {
     return m_params.pages_per_block == 0 ? kNoBlock : op.page / m_params.pages_per_block;
   }

@@ -92,7 +92,7 @@ TEST(FileErrors, MissingFile) {
 
 TEST(FileValues, IntegerAcceptedForFloatKey) {
   TempToml file("[nand]\nt_read_us = 60\n");
-  EXPECT_DOUBLE_EQ(load_config(file.path(), "", {}).platform.nand.t_read_us, 60.0);
+  EXPECT_DOUBLE_EQ(load_config(file.path(), "", {}).platform.nand.t_read_us[0], 60.0);
 }
 
 TEST(FileValues, UnsetKeysKeepDefaults) {

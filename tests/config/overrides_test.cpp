@@ -49,7 +49,7 @@ TEST(Overrides, LaterOverrideWins) {
 TEST(Overrides, IntegerAcceptedForFloatKeyAndTomlNumberSyntax) {
   const LoadedConfig c = load_config(
       "", "", {"nand.t_read_us=70", "dram.capacity_bytes=0x4000000", "workload.requests=1_000"});
-  EXPECT_DOUBLE_EQ(c.platform.nand.t_read_us, 70.0);
+  EXPECT_DOUBLE_EQ(c.platform.nand.t_read_us[0], 70.0);
   EXPECT_EQ(c.platform.dram.capacity_bytes, 64u << 20);
   EXPECT_EQ(c.scenario.workload.requests, 1000u);
 }

@@ -104,6 +104,44 @@ TEST(PlatformValidation, SpareReadSlowerThanPageRead) {
               HasSubstr("key 'nand.t_spare_read_us': must not exceed nand.t_read_us"));
 }
 
+TEST(PlatformValidation, PageTypeTimingLists) {
+  // A list gives one time per page type; the two lists name the same types, or one is a single
+  // value for every type.
+  EXPECT_THAT(platform_error("[nand]\nt_read_us = [50, 70, 90]\nt_program_us = [500, 900]\n"),
+              HasSubstr("key 'nand.t_program_us': has 2 page types; the other timing list has 3"));
+  EXPECT_THAT(platform_error("[nand]\nt_program_us = []\n"),
+              HasSubstr("FILE:2: key 'nand.t_program_us': must not be an empty list"));
+  EXPECT_THAT(platform_error("[nand]\nt_program_us = [500, 0]\n"),
+              HasSubstr("key 'nand.t_program_us': each element must be in (0, 1000000] (got "
+                        "[500, 0])"));
+  EXPECT_THAT(platform_error("[nand]\nt_read_us = [50, \"slow\"]\n"),
+              HasSubstr("key 'nand.t_read_us': element 1: expected number, got a string"));
+  EXPECT_THAT(platform_error("[nand]\nt_read_us = [50, 60, 70, 80, 90, 100, 110, 120, 130]\n"),
+              HasSubstr("key 'nand.t_read_us': gives 9 page types; at most 8 are supported"));
+  // A spare-area read may not be slower than the fastest page read.
+  EXPECT_THAT(platform_error("[nand]\nt_read_us = [15, 60]\nt_spare_read_us = 20\n"),
+              HasSubstr("key 'nand.t_spare_read_us': must not exceed nand.t_read_us"));
+}
+
+TEST(PlatformValidation, PageTypeOrderNamesKnownTypesAndTilesABlock) {
+  EXPECT_THAT(platform_error("[nand]\nt_program_us = [500, 900]\npage_type_order = [0, 2]\n"),
+              HasSubstr("key 'nand.page_type_order': element 1 is page type 2, but "
+                        "nand.t_read_us and nand.t_program_us give 2 page type(s)"));
+  EXPECT_THAT(platform_error("[nand]\npages_per_block = 64\nt_program_us = [500, 900]\n"
+                             "page_type_order = [0, 0, 1]\n"),
+              HasSubstr("key 'nand.page_type_order': has 3 entries; it must tile a block: its "
+                        "length must divide nand.pages_per_block (64)"));
+  EXPECT_THAT(platform_error("[nand]\npage_type_order = [0, -1]\n"),
+              HasSubstr("key 'nand.page_type_order': element 1: must not be negative"));
+  // Valid: a scalar still reads as one value, lists as one per type, in a file or with --set.
+  TempToml file("[nand]\nt_read_us = 45\nt_program_us = [500, 1500]\npage_type_order = [0, 1]\n");
+  const LoadedConfig c = load_config(file.path(), "", {"nand.t_read_us=[40, 80]"});
+  EXPECT_EQ(c.platform.nand.t_read_us, (std::vector<double>{40, 80}));
+  EXPECT_EQ(c.platform.nand.t_program_us, (std::vector<double>{500, 1500}));
+  EXPECT_EQ(c.platform.nand.page_type_order, (std::vector<uint32_t>{0, 1}));
+  EXPECT_EQ(load_config(file.path(), "", {}).platform.nand.t_read_us, std::vector<double>{45});
+}
+
 TEST(PlatformValidation, TimingsMustBePositive) {
   EXPECT_THAT(platform_error("[nand]\nt_erase_us = 0\n"),
               HasSubstr("key 'nand.t_erase_us': must be in (0, 1000000] (got 0)"));

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/nand/nand_timing.h"
+#include "tests/models/nand_test_timings.h"
 
 namespace ssd::models {
 namespace {
@@ -18,25 +19,14 @@ using ftl::FlashOp;
 using ftl::OpClass;
 using ftl::OpKind;
 
-constexpr uint32_t kPage = 4096;
-constexpr uint32_t kPagesPerBlock = 4;
-constexpr Picoseconds kCmd = 10'000;
-constexpr Picoseconds kRead = 50'000'000;
-constexpr Picoseconds kProg = 500'000'000;
-constexpr Picoseconds kErase = 3'000'000'000;
-constexpr Picoseconds kXfer = kPage * 1000;  // 1 byte per ns
+using namespace test;  // the round timings
 
-// One channel, one die, blocks of four pages.
+constexpr uint32_t kPagesPerBlock = 4;
+
+// One channel, one die, blocks of four pages; a spare-area read takes a page read's time.
 NandTimingParams one_die() {
-  NandTimingParams p;
-  p.channels = 1;
-  p.dies = 1;
-  p.t_read = kRead;
+  NandTimingParams p = round_timings(1, 1);
   p.t_spare_read = kRead;
-  p.t_program = kProg;
-  p.t_erase = kErase;
-  p.t_command = kCmd;
-  p.ps_per_byte = 1000.0;
   p.pages_per_block = kPagesPerBlock;
   p.blocks = 8;
   return p;

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/models/nand_test_timings.h"
+
 namespace ssd::models {
 namespace {
 
@@ -10,30 +12,10 @@ using ftl::FlashOp;
 using ftl::OpClass;
 using ftl::OpKind;
 
-constexpr uint32_t kPage = 4096;
-constexpr uint32_t kSpare = 128;
+using namespace test;  // the round timings
 
-// Round numbers so the sums below are easy to check by hand: 2 channels, 4 dies (dies 0 and 2 on
-// channel 0, dies 1 and 3 on channel 1), 1 byte per ns on the channel.
-NandTimingParams test_params() {
-  NandTimingParams p;
-  p.channels = 2;
-  p.dies = 4;
-  p.t_read = 50'000'000;        // 50 us
-  p.t_spare_read = 20'000'000;  // 20 us
-  p.t_program = 500'000'000;    // 500 us
-  p.t_erase = 3'000'000'000;    // 3 ms
-  p.t_command = 10'000;         // 10 ns
-  p.ps_per_byte = 1000.0;       // 1 GB/s
-  return p;
-}
-
-constexpr Picoseconds kCmd = 10'000;
-constexpr Picoseconds kRead = 50'000'000;
-constexpr Picoseconds kSpareRead = 20'000'000;
-constexpr Picoseconds kProg = 500'000'000;
-constexpr Picoseconds kErase = 3'000'000'000;
-constexpr Picoseconds kXfer = kPage * 1000;  // one page over the channel
+// 2 channels, 4 dies (dies 0 and 2 on channel 0, dies 1 and 3 on channel 1).
+NandTimingParams test_params() { return round_timings(2, 4); }
 
 FlashOp op(OpKind kind, OpClass op_class, uint32_t die, uint32_t bytes) {
   return FlashOp{kind, op_class, die, bytes, ftl::kNone, 0};
