@@ -3,7 +3,7 @@
 
 Usage: steady_state_row.py KIND LABEL REPORT PLATFORM [--set key=value ...]
 
-KIND is synthetic, planes or trace. PLATFORM and the --set overrides are the run's, for the
+KIND is synthetic, planes, trace, options or latency. PLATFORM and the --set overrides are the run's, for the
 timings of the analytic bound: the die time the run's flash work needs (every program with its
 command and page transfer and tPROG, every read with its command, tR and the bytes it moved,
 every spare-area read, every erase), shared over the dies, gives the shortest simulated time in
@@ -48,12 +48,15 @@ def bound_iops(report, nand):
     command_s = nand["command_address_cycles"] / (nand["channel_mt_s"] * 1e6)
     ops = report["nand_ops"]
     unit_bytes = report["bytes"]["written"] / max(1, report["ftl"]["host_units_written"])
-    read_bytes = report["bytes"]["read"] + report["gc"]["pages_copied"] * unit_bytes
+    # GC copies cross the channel, except those copied back inside the die.
+    read_bytes = (report["bytes"]["read"] + report["gc"]["pages_copied"] * unit_bytes
+                  - ops.get("copyback", 0) * nand["page_bytes"])
     die_s = (ops["program"] * (command_s + nand["page_bytes"] * byte_s + nand["t_program_us"] * 1e-6)
              + ops["read"] * (command_s + nand["t_read_us"] * 1e-6)
              + read_bytes * byte_s
              + ops["spare_read"] * (command_s + nand["t_spare_read_us"] * 1e-6)
-             + ops["erase"] * (command_s + nand["t_erase_us"] * 1e-6))
+             + ops["erase"] * (command_s + nand["t_erase_us"] * 1e-6)
+             + ops.get("copyback", 0) * (2 * command_s + (nand["t_read_us"] + nand["t_program_us"]) * 1e-6))
     dies = nand["channels"] * nand["chips_per_channel"] * nand["dies_per_chip"]
     requests = sum(report["requests"].values())
     return requests / (die_s / dies) if die_s > 0 else float("inf")
@@ -61,6 +64,10 @@ def bound_iops(report, nand):
 
 def ms(ns):
     return f"{ns / 1e6:.1f}"
+
+
+def ms2(ns):
+    return f"{ns / 1e6:.3f}"
 
 
 def main():
@@ -80,8 +87,21 @@ def main():
         print(f"| {label} | {sum(r['requests'].values())} | {waf} | {ms(read['mean'])} / "
               f"{ms(write['mean'])} | {flash_ops} | {wall:.2f} | {flash_ops / wall:,.0f} |")
         return
+    if kind == "latency":
+        read = r["latency_ns"]["read"]
+        print(f"| {label} | {ms2(read['p50'])} / {ms2(read['p99'])} | {ms2(write['p50'])} / "
+              f"{ms2(write['p99'])} | {ms2(read['mean'])} / {ms2(write['mean'])} | "
+              f"{r['gc']['invocations']} |")
+        return
     bound = bound_iops(r, nand)
     share = f"{100 * r['iops'] / bound:.0f} %"
+    if kind == "options":
+        read = r["latency_ns"]["read"]
+        ops = r["nand_ops"]
+        print(f"| {label} | {r['iops']:.0f} | {bound:.0f} | {share} | {waf} | {ms(read['mean'])} | "
+              f"{ms(write['p50'])} / {ms(write['p99'])} | {ops['read']} / {ops['program']} / "
+              f"{ops['copyback']} | {r['nand_busy']['channel_mean']:.3f} |")
+        return
     if kind == "planes":
         print(f"| {label} | {r['iops']:.0f} | {bound:.0f} | {share} | {waf} | "
               f"{ms(write['mean'])} / {ms(write['p99'])} / {ms(write['max'])} | {busy} |")

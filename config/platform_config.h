@@ -43,6 +43,11 @@ struct NandConfig {
   // GC a die may defer behind host work, in victims (nand.gc_backlog_victims_per_die);
   // past it the oldest queued victim is placed for good and host work waits.
   uint32_t gc_backlog_victims_per_die = 2;
+  // Copy-back (nand.copyback): GC moves a wholly valid page to another page of its plane inside
+  // the die (copy-back read, then copy-back program from the page register), nothing over the
+  // channel, as MQSim's Use_Copyback_for_GC. Off by default: data is read out (and could be
+  // ECC-checked) and written back through the controller.
+  bool copyback = false;
 };
 
 struct FtlConfig {

@@ -69,6 +69,8 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
       {"nand.gc_backlog_victims_per_die", &n.gc_backlog_victims_per_die,
        "Victims whose GC a die may defer behind host work before host writes wait",
        closed(1, 1024)},
+      {"nand.copyback", &n.copyback,
+       "GC moves wholly valid pages by copy-back inside the die (same plane, no channel transfer)"},
 
       {"ftl.scheme", &f.scheme, "Mapping scheme, by its registered name (e.g. \"page\")"},
       {"ftl.mapping_unit_bytes", &f.mapping_unit_bytes,

@@ -92,7 +92,8 @@ json to_json(const RunReport& r, bool include_wall_clock) {
   j["nand_ops"] = {{"read", r.nand_reads},
                    {"spare_read", r.nand_spare_reads},
                    {"program", r.nand_programs},
-                   {"erase", r.nand_erases}};
+                   {"erase", r.nand_erases},
+                   {"copyback", r.nand_copybacks}};
   j["nand_busy"] = busy_shares(r);
 
   j["mapping"] = {{"memory_bytes", r.mapping_memory_bytes}};

@@ -141,9 +141,11 @@ std::string summary_text(const RunReport& report) {
       gc["erases"].get<uint64_t>(), wear["erase_count_min"].get<uint64_t>(),
       wear["erase_count_mean"].get<double>(), wear["erase_count_max"].get<uint64_t>());
   const json& nand = j["nand_ops"];
-  out += fmt::format("nand ops: {} reads, {} spare reads, {} programs, {} erases\n",
+  out += fmt::format("nand ops: {} reads, {} spare reads, {} programs, {} erases",
                      nand["read"].get<uint64_t>(), nand["spare_read"].get<uint64_t>(),
                      nand["program"].get<uint64_t>(), nand["erase"].get<uint64_t>());
+  const uint64_t copybacks = nand["copyback"].get<uint64_t>();  // only with nand.copyback
+  out += copybacks ? fmt::format(", {} copy-backs\n", copybacks) : std::string("\n");
 
   const json& mapping = j["mapping"];
   out += fmt::format("mapping: {}", human_bytes(mapping["memory_bytes"].get<uint64_t>()));

@@ -64,6 +64,18 @@ class FlashBackend {
     note_journal(index, entry);
     return index;
   }
+  // Copy-back (nand.copyback): programs `page` with `source`'s content through the die's page
+  // register, on the same plane, nothing over the channel. `tokens` and `spare` are what `page`
+  // then holds (the functional copy); `units` counts what it writes, as program() does.
+  uint32_t copy_back(PageId source, PageId page, const Token* tokens, const uint32_t* spare,
+                     OpClass op_class, uint32_t after, const ProgramUnits& units) {
+    const uint64_t entry = m_flash.journal_next_entry();
+    m_flash.program(page, tokens, spare);
+    count_written(units);
+    const uint32_t index = record(OpKind::kCopyback, op_class, page, 0, after, source);
+    note_journal(index, entry);
+    return index;
+  }
   uint32_t erase(BlockId block, OpClass op_class, uint32_t after = kNone) {
     const uint64_t entry = m_flash.journal_next_entry();
     m_flash.erase(block);
@@ -105,12 +117,13 @@ class FlashBackend {
  private:
   static constexpr uint64_t kNoEntry = ~uint64_t{0};
 
-  uint32_t record(OpKind kind, OpClass op_class, PageId page, uint32_t bytes, uint32_t after) {
+  uint32_t record(OpKind kind, OpClass op_class, PageId page, uint32_t bytes, uint32_t after,
+                  PageId source = kNone) {
     if (!m_recording) return kNone;
     ++m_cpu.flash_ops;
     return m_ops.push(FlashOp{kind, op_class,
                               m_geometry.die_of_block(m_geometry.block_of_page(page)), bytes, after,
-                              page});
+                              page, source});
   }
   uint32_t record_memory(OpKind kind, OpClass op_class, uint32_t bytes, uint32_t after) {
     if (!m_recording) return kNone;

@@ -18,6 +18,8 @@ enum class OpKind : uint8_t {
   kSpareRead,  // spare-area-only read (its own array time) and transfer of `bytes`
   kProgram,    // transfer of `bytes` in, then tPROG
   kErase,      // tBERS, no data
+  kCopyback,   // copy-back: `source` read into the die's page register (tR) and programmed from
+               // there into `page` on the same plane (tPROG); no data crosses the channel
   kDramRead,   // controller DRAM access of `bytes`
   kDramWrite,
   kNvramRead,  // controller NVRAM access of `bytes`
@@ -53,13 +55,14 @@ struct ProgramUnits {
 struct FlashOp {
   OpKind kind;
   OpClass op_class;
-  uint32_t die;    // flat die number (geometry.h); unused for memory operations
-  uint32_t bytes;  // data moved over the channel or to/from memory
-  uint32_t after;  // index of the operation in the same list this one waits for, or kNone
-  PageId page;     // page (or first page of the block, for erases); for traces and journals
+  uint32_t die;           // flat die number (geometry.h); unused for memory operations
+  uint32_t bytes;         // data moved over the channel or to/from memory
+  uint32_t after;         // index of the operation in the same list this one waits for, or kNone
+  PageId page;            // page (or first page of the block, for erases); for traces and journals
+  PageId source = kNone;  // kCopyback: the page copied from (same plane as `page`)
 };
 
-inline bool is_flash_op(OpKind kind) { return kind <= OpKind::kErase; }
+inline bool is_flash_op(OpKind kind) { return kind <= OpKind::kCopyback; }
 // A read of the flash: a page (or part of one) or its spare area alone.
 inline bool is_flash_read(OpKind kind) {
   return kind == OpKind::kRead || kind == OpKind::kSpareRead;

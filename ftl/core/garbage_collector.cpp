@@ -8,7 +8,8 @@ GcMode gc_mode(const std::string& name) {
 
 GarbageCollector::GarbageCollector(FlashBackend& backend, BlockManager& blocks,
                                    UnitWriter& gc_writer, MappingOwner& owner,
-                                   const VictimPolicy& policy, FtlStats& stats, GcMode mode)
+                                   const VictimPolicy& policy, FtlStats& stats, GcMode mode,
+                                   bool copyback)
     : m_backend(backend),
       m_blocks(blocks),
       m_gc_writer(gc_writer),
@@ -16,7 +17,8 @@ GarbageCollector::GarbageCollector(FlashBackend& backend, BlockManager& blocks,
       m_policy(policy),
       m_stats(stats),
       m_geometry(blocks.geometry()),
-      m_mode(mode) {}
+      m_mode(mode),
+      m_copyback(copyback) {}
 
 void GarbageCollector::before_new_page(uint32_t plane, bool needs_block) {
   if (m_mode == GcMode::kBlocking) {
@@ -109,6 +111,22 @@ void GarbageCollector::erase_waiting_if_programmed() {
   m_waiting.clear();
 }
 
+void GarbageCollector::copy_back_page(PageId page, uint32_t plane) {
+  const uint32_t* spare = m_backend.flash().spare(page);
+  const SlotId from = m_geometry.first_slot(page);
+  m_tokens.resize(m_geometry.units_per_page);
+  for (uint32_t u = 0; u < m_geometry.units_per_page; ++u) {
+    m_tokens[u] = m_backend.flash().token(from + u);
+  }
+  const SlotId to = m_gc_writer.copy_page(plane, page, spare, m_tokens.data(), kNone);
+  for (uint32_t u = 0; u < m_geometry.units_per_page; ++u) {
+    m_owner.relocate(spare[u], from + u, to + u);
+    m_blocks.remove_valid(from + u);
+    ++m_stats.gc_units_copied;
+  }
+  erase_waiting_if_programmed();
+}
+
 void GarbageCollector::prefetch_mappings(BlockId victim) const {
   const PageId first = m_geometry.first_page(victim);
   const uint32_t programmed = m_backend.flash().write_pointer(victim);
@@ -132,6 +150,13 @@ void GarbageCollector::relocate_page(PageId page, uint32_t plane, uint32_t& last
     }
   }
   if (valid_units == 0) return;
+  // A page wholly valid, with no GC page being assembled on the plane, moves by copy-back (when
+  // the part has it): the die copies it through its page register, nothing crosses the channel.
+  // Pages partly valid are packed through the controller as below (copy-back moves whole pages).
+  if (m_copyback && valid_units == m_geometry.units_per_page && !m_gc_writer.assembling(plane)) {
+    copy_back_page(page, plane);
+    return;
+  }
   const uint32_t read_op = m_backend.read(page, valid_units, OpClass::kGc);
   if (read_op != kNone) last_op = read_op;
   for (uint32_t u = 0; u < m_geometry.units_per_page; ++u) {

@@ -9,6 +9,8 @@
 // reads the valid units (those the owning scheme still maps to that slot, found through the LUN in
 // the spare area), rewrites them through the GC stream on the same plane, lets the scheme update
 // its map, programs the GC page (so nothing valid exists only in DRAM), and erases the victim.
+// With copy-back (nand.copyback), a wholly valid page moves to the next GC page of its plane
+// inside the die instead (see relocate_page()).
 #pragma once
 
 #include <cstdint>
@@ -47,7 +49,7 @@ class GarbageCollector final : public UnitWriter::SpaceListener {
  public:
   GarbageCollector(FlashBackend& backend, BlockManager& blocks, UnitWriter& gc_writer,
                    MappingOwner& owner, const VictimPolicy& policy, FtlStats& stats,
-                   GcMode mode = GcMode::kIncremental);
+                   GcMode mode = GcMode::kIncremental, bool copyback = false);
 
   void before_new_page(uint32_t plane, bool needs_block) override;
   // Reclaims one victim on `plane`; false when there is none worth taking (one that would not
@@ -65,6 +67,8 @@ class GarbageCollector final : public UnitWriter::SpaceListener {
  private:
   void prefetch_mappings(BlockId victim) const;
   void relocate_page(PageId page, uint32_t plane, uint32_t& last_op);
+  // Moves a wholly valid page into the next GC page of its plane by copy-back.
+  void copy_back_page(PageId page, uint32_t plane);
   // Moves a victim's valid units into the GC stream (stats, prefetch, relocations_done).
   void relocate_victim(BlockId victim, uint32_t plane, uint32_t& last_op);
   void erase_victim(BlockId victim, uint32_t after);
@@ -79,6 +83,8 @@ class GarbageCollector final : public UnitWriter::SpaceListener {
   FtlStats& m_stats;
   const Geometry& m_geometry;
   GcMode m_mode;
+  bool m_copyback;              // nand.copyback: whole valid pages move by copy-back
+  std::vector<Token> m_tokens;  // scratch: the units of the page being copied back
   // compact(): victims moved out whose last copies are still in the GC page being assembled, and
   // the GC stream's program count when they were last checked.
   std::vector<BlockId> m_waiting;

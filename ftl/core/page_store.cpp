@@ -12,7 +12,8 @@ PageStore::PageStore(const config::PlatformConfig& platform, FlashBackend& backe
       m_policy(make_victim_policy(platform.ftl.gc_policy)),
       m_host_writer(backend, m_blocks, OpClass::kHostWrite),
       m_gc_writer(backend, m_blocks, OpClass::kGc),
-      m_gc(backend, m_blocks, m_gc_writer, owner, *m_policy, stats, gc_mode(platform.ftl.gc_mode)) {
+      m_gc(backend, m_blocks, m_gc_writer, owner, *m_policy, stats, gc_mode(platform.ftl.gc_mode),
+           platform.nand.copyback) {
   m_host_writer.set_listener(&m_gc);
   m_host_writer.set_placement(placement_policy(platform.ftl.placement));
   // Placement alone lets a plane drift past what its GC can reclaim (a small plane under random

@@ -56,6 +56,23 @@ SlotId UnitWriter::append_on_plane(uint32_t plane, Lun lun, Token token, uint32_
   return slot;
 }
 
+SlotId UnitWriter::copy_page(uint32_t plane, PageId source, const Lun* luns, const Token* tokens,
+                             uint32_t after) {
+  OpenPage& open = m_open[plane];
+  if (open.page == kNone) start_page(plane);
+  const SlotId first = m_geometry.first_slot(open.page);
+  for (uint32_t unit = 0; unit < m_geometry.units_per_page; ++unit) {
+    open.tokens[unit] = tokens[unit];
+    if (unit < open.spare.size()) open.spare[unit] = luns[unit];
+    m_blocks.add_valid(first + unit);
+  }
+  open.filled = m_geometry.units_per_page;
+  open.units.by_class[static_cast<int>(m_op_class)] += m_geometry.units_per_page;
+  open.after = after;
+  program(plane, source);
+  return first;
+}
+
 void UnitWriter::start_page(uint32_t plane) {
   OpenPage& open = m_open[plane];
   if (m_listener) m_listener->before_new_page(plane, open.block == kNone);
@@ -66,12 +83,16 @@ void UnitWriter::start_page(uint32_t plane) {
   open.units = ProgramUnits{};
 }
 
-uint32_t UnitWriter::program(uint32_t plane) {
+uint32_t UnitWriter::program(uint32_t plane, PageId copy_source) {
   OpenPage& open = m_open[plane];
   const uint32_t mapping = open.units.by_class[static_cast<int>(OpClass::kMapping)];
   const OpClass op_class = mapping == open.units.total() ? OpClass::kMapping : m_op_class;
-  const uint32_t op = m_backend.program(open.page, open.tokens.data(), open.spare.data(), op_class,
-                                        open.after, open.units);
+  const uint32_t op =
+      copy_source == kNone
+          ? m_backend.program(open.page, open.tokens.data(), open.spare.data(), op_class,
+                              open.after, open.units)
+          : m_backend.copy_back(copy_source, open.page, open.tokens.data(), open.spare.data(),
+                                op_class, open.after, open.units);
   if (op != kNone) m_last_program = op;
   ++m_programs;
   std::fill(open.tokens.begin(), open.tokens.end(), 0);

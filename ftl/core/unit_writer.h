@@ -51,6 +51,13 @@ class UnitWriter {
   }
   SlotId append_on_plane(uint32_t plane, Lun lun, Token token, uint32_t after, OpClass written_as);
 
+  // Copy-back of a whole page (nand.copyback): the next page of `plane` takes every unit of
+  // `source` (on the same plane), `luns` and `tokens` being what those units hold, programmed at
+  // once through the die's page register. Only when nothing is being assembled on `plane`.
+  // Returns the first slot of the new page; the units follow in order.
+  SlotId copy_page(uint32_t plane, PageId source, const Lun* luns, const Token* tokens,
+                   uint32_t after);
+
   // Programs the open page of `plane` (or of every plane) if it holds any unit; empty slots are
   // padded. Returns the program's operation index (the last one, for all planes), or kNone.
   uint32_t close_page(uint32_t plane);
@@ -84,7 +91,7 @@ class UnitWriter {
     std::vector<uint32_t> spare;
   };
   void start_page(uint32_t plane);
-  uint32_t program(uint32_t plane);
+  uint32_t program(uint32_t plane, PageId copy_source = kNone);
 
   FlashBackend& m_backend;
   BlockManager& m_blocks;

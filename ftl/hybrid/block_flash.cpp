@@ -9,7 +9,8 @@ BlockFlash::BlockFlash(const config::PlatformConfig& platform, FlashBackend& bac
     : m_backend(backend),
       m_geometry(backend.geometry()),
       m_stats(stats),
-      m_blocks(backend.geometry(), config::gc_reserve_blocks_per_plane(platform)) {}
+      m_blocks(backend.geometry(), config::gc_reserve_blocks_per_plane(platform)),
+      m_copyback(platform.nand.copyback) {}
 
 uint32_t BlockFlash::erase(BlockId block, uint32_t after) {
   const uint32_t op = m_backend.erase(block, OpClass::kGc, after);
@@ -37,6 +38,19 @@ uint32_t BlockFlash::program(BlockId block, uint32_t offset, Lun lun, Token toke
                            ProgramUnits::all(written_as, 1));
 }
 
+bool BlockFlash::same_plane(PageId page, BlockId block) const {
+  return m_geometry.plane_of_block(m_geometry.block_of_page(page)) ==
+         m_geometry.plane_of_block(block);
+}
+
+uint32_t BlockFlash::copy_back(PageId from, BlockId to, uint32_t offset, Lun lun) {
+  skip_to(to, offset);
+  const uint32_t spare[kSpareWords] = {lun};
+  const Token data = token(from);
+  return m_backend.copy_back(from, page(to, offset), &data, spare, OpClass::kGc, kNone,
+                             ProgramUnits::all(OpClass::kGc, 1));
+}
+
 uint32_t BlockFlash::fill(BlockId to, uint32_t first_offset, Lun first_lun,
                           const std::function<MergeSource(uint32_t offset)>& source) {
   m_sources.clear();
@@ -49,7 +63,10 @@ uint32_t BlockFlash::fill(BlockId to, uint32_t first_offset, Lun first_lun,
   for (uint32_t offset = first_offset; offset < end; ++offset) {
     const MergeSource& s = m_sources[offset - first_offset];
     const Lun lun = first_lun + offset;
-    if (s.kind == MergeSource::Kind::kCopy) {
+    if (s.kind == MergeSource::Kind::kCopy && m_copyback && same_plane(s.from, to)) {
+      last = copy_back(s.from, to, offset, lun);
+      ++m_stats.gc_units_copied;
+    } else if (s.kind == MergeSource::Kind::kCopy) {
       const uint32_t read_op = read(s.from, OpClass::kGc);
       last = program(to, offset, lun, token(s.from), OpClass::kGc, read_op);
       ++m_stats.gc_units_copied;

@@ -81,7 +81,8 @@ class BlockFlash {
   }
 
   // Merge: programs offsets [first_offset, last non-empty] of `to` with what `source(offset)`
-  // names (offset order, empty offsets skipped), as GC-class work. Copies are read first and
+  // names (offset order, empty offsets skipped), as GC-class work. Copies are read first (or,
+  // with nand.copyback and the old page on the plane of `to`, copied back inside the die) and
   // are written for GC; new data is written for the host (FlashBackend::written()). `first_lun` is
   // the unit at offset 0. Returns the last operation (what erasing the old blocks must wait for),
   // or kNone.
@@ -90,11 +91,15 @@ class BlockFlash {
 
  private:
   void skip_to(BlockId block, uint32_t offset);
+  bool same_plane(PageId page, BlockId block) const;
+  // Copies page `from` to `offset` of `to` (same plane) by copy-back.
+  uint32_t copy_back(PageId from, BlockId to, uint32_t offset, Lun lun);
 
   FlashBackend& m_backend;
   const Geometry& m_geometry;
   FtlStats& m_stats;
   BlockManager m_blocks;
+  bool m_copyback;                     // nand.copyback
   std::vector<MergeSource> m_sources;  // reused by fill()
 };
 

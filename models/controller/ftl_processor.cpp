@@ -63,7 +63,8 @@ Picoseconds FtlProcessor::issue(const ftl::FlashOp& op, Picoseconds ready) {
   m_op_payload.set_data_length(op.bytes);
   m_op_payload.set_streaming_width(op.bytes);
   const bool is_write = op.kind == OpKind::kProgram || op.kind == OpKind::kErase ||
-                        op.kind == OpKind::kDramWrite || op.kind == OpKind::kNvramWrite;
+                        op.kind == OpKind::kCopyback || op.kind == OpKind::kDramWrite ||
+                        op.kind == OpKind::kNvramWrite;
   m_op_payload.set_command(is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   const Picoseconds now = to_ps(sc_core::sc_time_stamp());
   sc_core::sc_time delay = to_sc_time(ready - now);

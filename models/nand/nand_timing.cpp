@@ -156,6 +156,14 @@ NandTiming::Shape NandTiming::shape_of(const ftl::FlashOp& op) const {
               page_time(m_params.t_program_by_type, m_params.t_program, op.page), 0};
     case ftl::OpKind::kErase:
       return {cmd, m_params.t_erase, 0};
+    case ftl::OpKind::kCopyback:
+      // Copy-back read and copy-back program: two commands on the channel (both counted at the
+      // start: the second is a few cycles while the die is busy anyway), then the source page's
+      // tR and the destination's tPROG on the die, the data staying in the page register.
+      return {2 * cmd,
+              page_time(m_params.t_read_by_type, m_params.t_read, op.source) +
+                  page_time(m_params.t_program_by_type, m_params.t_program, op.page),
+              0};
     default:
       return {0, 0, 0};  // memory kinds never get here (schedule() filters them)
   }
@@ -192,6 +200,8 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
     // What this operation needs done to its block first is placed for good, then waited for.
     if (m_block_order[block].queued_gc != 0) hold_gc_through(die, m_block_order[block].queued_gc);
     ready = std::max(ready, block_allows(op.kind, block));
+    // A copy-back also reads its source block (the page's program done).
+    ready = std::max(ready, block_allows(ftl::OpKind::kRead, source_block_of(op)));
   }
   materialize_gc(die, ready);
   const Hold passes =
@@ -208,14 +218,18 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   // Lower-priority work that has not started makes room: take it off both timelines, put the new
   // operation in, then put the moved work back, in its old order, at the first places that fit.
   take_overtaken(die, rule, at.start);
-  const Hold hold = reserve(die, DieSlot{0, 0, shape, op.op_class, op.kind, block, op.page}, at);
+  const ftl::BlockId source_block = source_block_of(op);
+  const Hold hold = reserve(
+      die, DieSlot{0, 0, shape, op.op_class, op.kind, block, op.page, Hold::kFree, source_block},
+      at);
   if (reads) {
     if (program_start != kNoStart) protect(die, block, program_start, rank_of(op.op_class), hold);
     if (old_copy) m_old_copy_read_end[die] = std::max(m_old_copy_read_end[die], at.end);
   } else {
     protect_predecessors(die, op.kind, block, rank_of(op.op_class), hold);
+    protect_predecessors(die, ftl::OpKind::kRead, source_block, rank_of(op.op_class), hold);
   }
-  note_block(op.kind, block, at.start, at.end);
+  note_block(op.kind, block, at.start, at.end, source_block);
   if (!m_moved.empty()) put_back_moved(die, at.end);
   if (gc_queued) m_gc_tail[die] += reserved_after(die, gc_from) - reserved_before;
 
@@ -253,13 +267,14 @@ void NandTiming::protect(uint32_t die, ftl::BlockId block, Picoseconds start, ui
   const auto& slots = m_die_slots[die];
   auto it = std::lower_bound(slots.begin(), slots.end(), start,
                              [](const DieSlot& s, Picoseconds t) { return s.start < t; });
-  if (it == slots.end() || it->start != start || it->block != block) return;  // forgotten
+  if (it == slots.end() || it->start != start) return;  // forgotten
+  if (it->block != block && it->source_block != block) return;
   if (rank_of(it->op_class) > rank || it->hold < hold) pin_through(die, block, start);
 }
 
 bool NandTiming::copy_queued(uint32_t die, ftl::PageId page) const {
   for (const PendingGc& queued : m_gc_queue[die]) {
-    if (queued.page == page && queued.kind == ftl::OpKind::kProgram) return true;
+    if (queued.page == page && writes_page(queued.kind)) return true;
   }
   return false;
 }
@@ -278,7 +293,10 @@ Picoseconds NandTiming::page_written_at(uint32_t die, ftl::BlockId block, ftl::P
     --it;
     if (it->block != block) continue;
     if (it->kind == ftl::OpKind::kErase) break;  // the page was written in an earlier life
-    if (it->page == page && it->kind == ftl::OpKind::kProgram) {
+    if (it->page == page && writes_page(it->kind)) {
+      // A copy-back's source stays valid until its block's erase, which comes after the copy:
+      // a read placed before the copy reads the source, one placed after it the copy. No wait.
+      if (it->kind == ftl::OpKind::kCopyback) return 0;
       program_start = it->start;
       return it->end;
     }
@@ -288,28 +306,36 @@ Picoseconds NandTiming::page_written_at(uint32_t die, ftl::BlockId block, ftl::P
 
 // Pins the slot starting at `start` and every earlier slot of the same block: moving any of them
 // later could put it past the one pinned. Slots of the block before `pinned_before` are pinned
-// already (reserve() pins a new one placed there), so the walk back stops there.
+// already (reserve() pins a new one placed there), so the walk back stops there. A copy-back
+// pinned here is an operation on two blocks: what it waits for on its other block is pinned too.
 void NandTiming::pin_through(uint32_t die, ftl::BlockId block, Picoseconds start) {
   Picoseconds& pinned_before = m_block_order[block].pinned_before;
   if (start < pinned_before) return;
+  const Picoseconds walk_down_to = pinned_before;
+  // Set first: a copy-back met below pins its other block, which may lead back here, to slots
+  // this walk covers anyway.
+  pinned_before = start + 1;
   auto& slots = m_die_slots[die];
   auto it = std::upper_bound(slots.begin(), slots.end(), start,
                              [](Picoseconds t, const DieSlot& s) { return t < s.start; });
-  while (it != slots.begin() && std::prev(it)->start >= pinned_before) {
+  while (it != slots.begin() && std::prev(it)->start >= walk_down_to) {
     --it;
-    if (it->block != block || it->hold == Hold::kPinned) continue;
+    if ((it->block != block && it->source_block != block) || it->hold == Hold::kPinned) continue;
     it->hold = Hold::kPinned;
     auto& transfers = m_transfer_slots[die];
     for (auto c = first_ending_after(transfers, it->start);
          c != transfers.end() && c->start < it->end; ++c) {
       if (c->owner_start == it->start) c->hold = Hold::kPinned;
     }
+    if (it->source_block != kNoBlock) {
+      pin_through(die, it->block == block ? it->source_block : it->block, it->start);
+    }
   }
-  pinned_before = start + 1;
 }
 
 void NandTiming::note_block(ftl::OpKind kind, ftl::BlockId block, Picoseconds start,
-                            Picoseconds end) {
+                            Picoseconds end, ftl::BlockId source_block) {
+  if (source_block != kNoBlock) note_block(ftl::OpKind::kRead, source_block, start, end);
   if (block == kNoBlock) return;
   BlockOrder& order = m_block_order[block];
   const bool reads = ftl::is_flash_read(kind);
@@ -332,8 +358,11 @@ Picoseconds NandTiming::queue_gc(const ftl::FlashOp& op, const Shape& shape, Pic
   const uint32_t die = op.die;
   const Picoseconds die_ps = shape.in_ps + shape.array_ps + shape.out_ps;
   const ftl::BlockId block = block_of(op);
-  ready = std::max(ready, block_allows(op.kind, block));
-  m_gc_queue[die].push_back(PendingGc{shape, ready, op.kind, block, op.page, ++m_gc_seq});
+  const ftl::BlockId source_block = source_block_of(op);
+  ready = std::max(
+      {ready, block_allows(op.kind, block), block_allows(ftl::OpKind::kRead, source_block)});
+  m_gc_queue[die].push_back(
+      PendingGc{shape, ready, op.kind, block, op.page, ++m_gc_seq, 0, source_block});
   if (block != kNoBlock) m_block_order[block].queued_gc = m_gc_seq;
   if (op.kind == ftl::OpKind::kErase) ++m_gc_queued_erases[die];
   const auto kind = static_cast<size_t>(op.kind);
@@ -359,7 +388,7 @@ Picoseconds NandTiming::queue_gc(const ftl::FlashOp& op, const Shape& shape, Pic
 std::vector<NandTiming::Reservation> NandTiming::reservations(uint32_t die) const {
   std::vector<Reservation> out;
   for (const DieSlot& slot : m_die_slots[die]) {
-    out.push_back({slot.start, slot.end, slot.kind, slot.op_class, slot.block});
+    out.push_back({slot.start, slot.end, slot.kind, slot.op_class, slot.block, slot.source_block});
   }
   return out;
 }
@@ -382,8 +411,9 @@ NandTiming::Placement NandTiming::plan_queued_front(uint32_t die) const {
   // (all of the die's: which victim each read belongs to is not known here).
   const Picoseconds old_copy_reads =
       next.kind == ftl::OpKind::kErase ? m_old_copy_read_end[die] : 0;
-  const Picoseconds earliest = std::max({next.ready, m_gc_cursor[die], m_die_floor[die],
-                                         block_allows(next.kind, next.block), old_copy_reads});
+  const Picoseconds earliest =
+      std::max({next.ready, m_gc_cursor[die], m_die_floor[die], block_allows(next.kind, next.block),
+                block_allows(ftl::OpKind::kRead, next.source_block), old_copy_reads});
   return place(die, next.shape, earliest, fixed_at(die, next.ready));
 }
 
@@ -391,12 +421,15 @@ void NandTiming::place_queued_front(uint32_t die, const Placement& at, Hold hold
   auto& queue = m_gc_queue[die];
   const PendingGc next = queue.front();
   queue.pop_front();
-  const Hold held =
-      reserve(die, DieSlot{0, 0, next.shape, ftl::OpClass::kGc, next.kind, next.block, next.page},
-              at, hold);
-  protect_predecessors(die, next.kind, next.block, rank_of(ftl::OpClass::kGc), held);
+  const Hold held = reserve(die,
+                            DieSlot{0, 0, next.shape, ftl::OpClass::kGc, next.kind, next.block,
+                                    next.page, Hold::kFree, next.source_block},
+                            at, hold);
+  const uint8_t gc_rank = rank_of(ftl::OpClass::kGc);
+  protect_predecessors(die, next.kind, next.block, gc_rank, held);
+  protect_predecessors(die, ftl::OpKind::kRead, next.source_block, gc_rank, held);
   m_gc_cursor[die] = at.end;
-  note_block(next.kind, next.block, at.start, at.end);
+  note_block(next.kind, next.block, at.start, at.end, next.source_block);
   if (next.block != kNoBlock && m_block_order[next.block].queued_gc == next.seq) {
     m_block_order[next.block].queued_gc = 0;
   }
@@ -500,9 +533,10 @@ NandTiming::Hold NandTiming::reserve(uint32_t die, const DieSlot& what, const Pl
   const Shape& shape = what.shape;
   const ftl::OpClass op_class = what.op_class;
   // Placed before an operation of its block that is pinned: pinned too (pin_through()).
-  if (what.block != kNoBlock && at.start < m_block_order[what.block].pinned_before) {
-    hold = Hold::kPinned;
-  }
+  const auto before_pinned = [&](ftl::BlockId block) {
+    return block != kNoBlock && at.start < m_block_order[block].pinned_before;
+  };
+  if (before_pinned(what.block) || before_pinned(what.source_block)) hold = Hold::kPinned;
   if (at.end > at.start) {
     DieSlot slot = what;
     slot.start = at.start;
@@ -571,7 +605,7 @@ void NandTiming::put_back_moved(uint32_t die, Picoseconds new_end) {
     again_slot.start = again.start;
     again_slot.end = again.end;
     m_moved_die.push_back(again_slot);
-    note_block(moved.kind, moved.block, again.start, again.end);
+    note_block(moved.kind, moved.block, again.start, again.end, moved.source_block);
     if (moved.shape.in_ps > 0) {
       m_moved_channel.push_back(ChannelSlot{again.start, again.start + moved.shape.in_ps,
                                             again.start, moved.op_class, moved.hold});

@@ -1,17 +1,19 @@
 // Cycle-approximate timing of the NAND flash array: channel buses and dies, as busy-until
 // reservations in integer picoseconds. Models command/address cycles and data transfer at the
 // channel rate, tR / spare-area tR / tPROG / tBERS (tR and tPROG per page type for MLC/TLC
-// parts), and per-die priority (host reads before host writes before GC, non-preemptive). Leaves
-// out multi-plane, cache read/program, ECC and read retry; the channel has no priority (first
-// come, first served).
-// Plain C++ with no SystemC, so the timing can be tested and benchmarked without a kernel.
+// parts), copy-back (a page copied inside the die, no transfer), and per-die priority (host reads
+// before host writes before GC, non-preemptive). Leaves out multi-plane, cache read/program, ECC
+// and read retry; the channel has no priority (first come, first served). Plain C++ with no
+// SystemC, so the timing can be tested and benchmarked without a kernel.
 //
 // Order across commands, per block: a program starts after the block's erase and its previous
 // program have completed, an erase after the block's last program and last read, and a read
 // after its page's program (a page being written cannot be read). A queued GC operation another
 // operation depends on this way is placed at once (see PendingGc), and a placed one that a later
 // overtaking could move past its dependant is pinned: nothing goes ahead of it. A read of a page
-// whose GC copy is still queued reads the old copy, and the die's queued erases wait for it.
+// whose GC copy is still queued reads the old copy, and the die's queued erases wait for it. A
+// copy-back is a program of its destination block and a read of its source block; a read of its
+// destination does not wait for it (the source stays valid until its block's erase).
 //
 // Dies and channels keep lists of future reservations, not one busy-until time each: a channel
 // idles while its dies read their arrays, and another die's command or data must be able to use
@@ -69,7 +71,7 @@ struct NandTimingParams {
   static NandTimingParams from_config(const config::PlatformConfig& platform);
 };
 
-inline constexpr int kNandOpKinds = 4;  // the flash kinds of ftl::OpKind: read .. erase
+inline constexpr int kNandOpKinds = 5;  // the flash kinds of ftl::OpKind: read .. copy-back
 
 struct NandCounters {
   std::array<uint64_t, kNandOpKinds> ops{};    // operations by kind (ftl::OpKind as index)
@@ -99,7 +101,8 @@ class NandTiming {
     Picoseconds end;
     ftl::OpKind kind;
     ftl::OpClass op_class;
-    ftl::BlockId block;  // ~0 without per-block order
+    ftl::BlockId block;         // ~0 without per-block order
+    ftl::BlockId source_block;  // a copy-back's source block, else ~0
   };
   // What `die` holds now (what advance() has not forgotten), in time order; queued GC not yet
   // placed is not in it (place_queued_gc()).
@@ -108,6 +111,10 @@ class NandTiming {
   void place_queued_gc();
   // Queued GC operations not placed yet, over all dies (bounded by gc_backlog_erases).
   size_t queued_gc_ops() const;
+
+  // Host memory the per-block order takes per block of the device (what a memory estimate made
+  // before the run adds for the timing; the reservations themselves stay a few per die).
+  static constexpr uint64_t bytes_per_block() { return sizeof(BlockOrder); }
 
   const NandCounters& counters() const { return m_counters; }
   const NandTimingParams& params() const { return m_params; }
@@ -129,6 +136,7 @@ class NandTiming {
   // rank, so that GC progresses against host writes while reads still go first; kPinned ones
   // (another operation on the block depends on them) by nothing.
   enum class Hold : uint8_t { kFree, kHeld, kPinned };
+  static constexpr ftl::BlockId kNoBlock = ~ftl::BlockId{0};
   // One operation's reservation of a die, from its command until its last byte has moved.
   struct DieSlot {
     Picoseconds start;
@@ -139,6 +147,7 @@ class NandTiming {
     ftl::BlockId block;  // kNoBlock without per-block order
     ftl::PageId page;
     Hold hold = Hold::kFree;
+    ftl::BlockId source_block = kNoBlock;  // a copy-back's source block (read from)
   };
   // One transfer on a die's channel; `owner_start` names the die's DieSlot it belongs to.
   struct ChannelSlot {
@@ -170,7 +179,6 @@ class NandTiming {
              slot_start >= ready && slot_hold <= passes;
     }
   };
-  static constexpr ftl::BlockId kNoBlock = ~ftl::BlockId{0};
   // Per block: where its latest erase or program and its latest read are placed (start, end),
   // the number of its latest queued GC operation (0: none queued), and the time before which
   // every reservation of the block is pinned.
@@ -192,8 +200,17 @@ class NandTiming {
   // tR or tPROG of `page`: `single` unless `by_type` gives one per page type.
   Picoseconds page_time(const std::vector<Picoseconds>& by_type, Picoseconds single,
                         ftl::PageId page) const;
-  ftl::BlockId block_of(const ftl::FlashOp& op) const {
-    return m_params.pages_per_block == 0 ? kNoBlock : op.page / m_params.pages_per_block;
+  ftl::BlockId block_of(ftl::PageId page) const {
+    return m_params.pages_per_block == 0 ? kNoBlock : page / m_params.pages_per_block;
+  }
+  ftl::BlockId block_of(const ftl::FlashOp& op) const { return block_of(op.page); }
+  // The block a copy-back reads from (kNoBlock for every other kind): it is a read there.
+  ftl::BlockId source_block_of(const ftl::FlashOp& op) const {
+    return op.kind == ftl::OpKind::kCopyback ? block_of(op.source) : kNoBlock;
+  }
+  // A program or copy-back of a page: what a read of that page waits for.
+  static bool writes_page(ftl::OpKind kind) {
+    return kind == ftl::OpKind::kProgram || kind == ftl::OpKind::kCopyback;
   }
   // The earliest start the per-block order allows an operation of `kind` on `block`.
   Picoseconds block_allows(ftl::OpKind kind, ftl::BlockId block) const;
@@ -211,8 +228,10 @@ class NandTiming {
   // Whether GC has queued (not placed) a program of `page` on `die`.
   bool copy_queued(uint32_t die, ftl::PageId page) const;
   static constexpr Picoseconds kNoStart = ~Picoseconds{0};
-  // An operation of `kind` on `block` is placed (or moved) to [start, end).
-  void note_block(ftl::OpKind kind, ftl::BlockId block, Picoseconds start, Picoseconds end);
+  // An operation of `kind` on `block` (and, a copy-back, reading `source_block`) is placed (or
+  // moved) to [start, end).
+  void note_block(ftl::OpKind kind, ftl::BlockId block, Picoseconds start, Picoseconds end,
+                  ftl::BlockId source_block = kNoBlock);
   Placement place(uint32_t die, const Shape& shape, Picoseconds earliest,
                   const Overtake& rule) const;
   Picoseconds channel_gap(uint32_t channel, Picoseconds earliest, Picoseconds length,
@@ -253,8 +272,9 @@ class NandTiming {
     ftl::OpKind kind;
     ftl::BlockId block;
     ftl::PageId page;
-    uint64_t seq;                   // number in the order all GC was queued, from 1
-    Picoseconds planned_start = 0;  // where it was planned when queued
+    uint64_t seq;                          // number in the order all GC was queued, from 1
+    Picoseconds planned_start = 0;         // where it was planned when queued
+    ftl::BlockId source_block = kNoBlock;  // a copy-back's source block
   };
   std::vector<std::deque<PendingGc>> m_gc_queue;  // per die
   std::vector<Picoseconds> m_gc_tail;             // per die: planned end of the last queued GC op

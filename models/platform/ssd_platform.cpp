@@ -181,6 +181,7 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
   r.nand_spare_reads = nand.count(ftl::OpKind::kSpareRead);
   r.nand_programs = nand.count(ftl::OpKind::kProgram);
   r.nand_erases = nand.count(ftl::OpKind::kErase);
+  r.nand_copybacks = nand.count(ftl::OpKind::kCopyback);
   for (const Picoseconds busy : nand.die_busy_ps) r.die_busy_ns.push_back(busy / 1000);
   for (const Picoseconds busy : nand.channel_busy_ps) r.channel_busy_ns.push_back(busy / 1000);
 

@@ -244,6 +244,8 @@ class FixedLatencyTarget : public LtTarget {
         return kProgram;
       case OpKind::kErase:
         return kErase;
+      case OpKind::kCopyback:
+        return kRead + kProgram;
       case OpKind::kDramRead:
         return kDramRead;
       case OpKind::kDramWrite:

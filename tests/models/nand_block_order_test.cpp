@@ -171,10 +171,13 @@ TEST(NandBlockOrder, BlockingGcHoldsTheDie) {
 // as a GC victim: its pages read and programmed elsewhere, then erased and handed straight back
 // to the host stream), at random dies, classes and ready times, some of them late. Records, per
 // block, how many programs and reads each of its lives (the time between two erases) was given.
+// With `copyback`, GC moves a page by one copy-back (a program of its new block and a read of the
+// victim) instead of a read and a program.
 class FtlLikeStream {
  public:
-  FtlLikeStream(const NandTimingParams& params, uint32_t blocks_per_die, uint64_t seed)
-      : m_params(params), m_blocks_per_die(blocks_per_die), m_random(seed) {
+  FtlLikeStream(const NandTimingParams& params, uint32_t blocks_per_die, uint64_t seed,
+                bool copyback)
+      : m_params(params), m_blocks_per_die(blocks_per_die), m_random(seed), m_copyback(copyback) {
     m_dies.resize(params.dies);
     for (uint32_t die = 0; die < params.dies; ++die) {
       Die& d = m_dies[die];
@@ -212,7 +215,13 @@ class FtlLikeStream {
       for (size_t i = 1; i < slots.size(); ++i) {
         ASSERT_LE(slots[i - 1].end, slots[i].start) << "die " << die << " does two things";
       }
-      for (const auto& slot : slots) by_block[slot.block].push_back(slot);
+      for (const auto& slot : slots) {
+        by_block[slot.block].push_back(slot);
+        if (slot.kind != OpKind::kCopyback) continue;
+        NandTiming::Reservation read = slot;  // a read of its source block, at the same time
+        read.kind = OpKind::kRead;
+        by_block[slot.source_block].push_back(read);
+      }
     }
     for (const auto& [block, slots] : by_block) {
       const std::vector<Life>& lives = m_lives[block];
@@ -220,7 +229,7 @@ class FtlLikeStream {
       for (const auto& slot : slots) {
         if (slot.kind == OpKind::kErase) {
           placed.emplace_back();
-        } else if (slot.kind == OpKind::kProgram) {
+        } else if (slot.kind == OpKind::kProgram || slot.kind == OpKind::kCopyback) {
           ++placed.back().programs;
         } else {
           ++placed.back().reads;
@@ -266,26 +275,30 @@ class FtlLikeStream {
     d.written[block] = 0;
     return block;
   }
+  // `source`: a copy-back's source page.
   Picoseconds issue(NandTiming& nand, uint32_t die, OpKind kind, OpClass op_class,
-                    ftl::BlockId block, uint32_t page, Picoseconds at) {
+                    ftl::BlockId block, uint32_t page, Picoseconds at,
+                    ftl::PageId source = ftl::kNone) {
     ++m_issued;
     if (kind == OpKind::kErase) {
       m_lives[block].emplace_back();
-    } else if (kind == OpKind::kProgram) {
+    } else if (kind == OpKind::kProgram || kind == OpKind::kCopyback) {
       ++m_lives[block].back().programs;
     } else {
       ++m_lives[block].back().reads;
     }
-    const uint32_t bytes = kind == OpKind::kErase ? 0 : kPage;
+    if (kind == OpKind::kCopyback) ++m_lives[source / m_params.pages_per_block].back().reads;
+    const uint32_t bytes = kind == OpKind::kErase || kind == OpKind::kCopyback ? 0 : kPage;
     const ftl::PageId first = block * m_params.pages_per_block;
-    return nand.schedule(FlashOp{kind, op_class, die, bytes, ftl::kNone, first + page}, at);
+    return nand.schedule(FlashOp{kind, op_class, die, bytes, ftl::kNone, first + page, source}, at);
   }
   // Programs the next page of the stream's open block; a full block is closed and a free one
   // (perhaps one whose erase is still queued) opened.
   Picoseconds program_next(NandTiming& nand, uint32_t die, Die& d, ftl::BlockId& open,
-                           OpClass op_class, Picoseconds at) {
+                           OpClass op_class, Picoseconds at, ftl::PageId copy_from = ftl::kNone) {
+    const OpKind kind = copy_from == ftl::kNone ? OpKind::kProgram : OpKind::kCopyback;
     const Picoseconds done =
-        issue(nand, die, OpKind::kProgram, op_class, open, d.written[open]++, at);
+        issue(nand, die, kind, op_class, open, d.written[open]++, at, copy_from);
     if (d.written[open] == m_params.pages_per_block) {
       d.full.push_back(open);
       if (op_class == OpClass::kHostWrite) d.host_full.push_back(open);
@@ -317,6 +330,11 @@ class FtlLikeStream {
     const uint32_t valid = pick(m_params.pages_per_block);
     for (uint32_t page = 0; page < valid; ++page) {
       if (d.free.empty() && d.written[d.gc_open] + 1 == m_params.pages_per_block) break;
+      if (m_copyback) {
+        const ftl::PageId source = victim * m_params.pages_per_block + page;
+        chain = program_next(nand, die, d, d.gc_open, OpClass::kGc, chain, source);
+        continue;
+      }
       chain = issue(nand, die, OpKind::kRead, OpClass::kGc, victim, page, chain);
       chain = program_next(nand, die, d, d.gc_open, OpClass::kGc, chain);
     }
@@ -328,6 +346,7 @@ class FtlLikeStream {
   NandTimingParams m_params;
   uint32_t m_blocks_per_die;
   std::mt19937_64 m_random;
+  bool m_copyback;
   std::vector<Die> m_dies;
   std::vector<std::vector<Life>> m_lives;  // per block
   Picoseconds m_now = 0;
@@ -349,9 +368,10 @@ NandTimingParams property_params(const std::string& die_scheduling, const std::s
   return p;
 }
 
-void expect_order_holds(const NandTimingParams& params, uint64_t operations, uint64_t seed) {
+void expect_order_holds(const NandTimingParams& params, uint64_t operations, uint64_t seed,
+                        bool copyback = false) {
   const uint32_t blocks_per_die = static_cast<uint32_t>(params.blocks / params.dies);
-  FtlLikeStream stream(params, blocks_per_die, seed);
+  FtlLikeStream stream(params, blocks_per_die, seed, copyback);
   NandTiming nand(params);
   stream.run(nand, operations);
   nand.place_queued_gc();
@@ -362,12 +382,20 @@ TEST(NandBlockOrderProperty, AMillionOperationsWithTheDefaultPolicies) {
   expect_order_holds(property_params("read_priority", "incremental", 2), 1'000'000, 1);
 }
 
+TEST(NandBlockOrderProperty, AMillionOperationsWithCopyback) {
+  expect_order_holds(property_params("read_priority", "incremental", 2), 1'000'000, 2, true);
+}
+
 TEST(NandBlockOrderProperty, EveryPolicyCombination) {
   for (const std::string scheduling : {"read_priority", "fcfs"}) {
     for (const std::string mode : {"incremental", "blocking"}) {
       for (const uint32_t backlog : {0u, 1u, 16u}) {
-        SCOPED_TRACE(scheduling + " " + mode + " backlog " + std::to_string(backlog));
-        expect_order_holds(property_params(scheduling, mode, backlog), 100'000, backlog + 7);
+        for (const bool copyback : {false, true}) {
+          SCOPED_TRACE(scheduling + " " + mode + " backlog " + std::to_string(backlog) +
+                       (copyback ? " copyback" : ""));
+          expect_order_holds(property_params(scheduling, mode, backlog), 100'000, backlog + 7,
+                             copyback);
+        }
       }
     }
   }

@@ -8,6 +8,7 @@
 
 #include "config/capacity.h"
 #include "ftl/scheme_registry.h"
+#include "models/nand/nand_timing.h"
 
 namespace ssd::tools {
 
@@ -42,7 +43,11 @@ std::string gib(uint64_t bytes) {
 std::string memory_problem(const config::LoadedConfig& config) {
   const config::PlatformConfig& p = config.platform;
   const bool oracle = config.scenario.run.oracle;
-  const uint64_t needed = ftl::simulator_bytes(p, oracle);
+  // The FTL's state, and the NAND timing's order per block.
+  const uint64_t blocks = uint64_t(p.nand.channels) * p.nand.chips_per_channel *
+                          p.nand.dies_per_chip * p.nand.planes_per_die * p.nand.blocks_per_plane;
+  const uint64_t needed =
+      ftl::simulator_bytes(p, oracle) + blocks * models::NandTiming::bytes_per_block();
   const bool machine = p.sim.memory_limit_bytes == 0;
   const uint64_t limit = machine ? available_bytes() : p.sim.memory_limit_bytes;
   if (limit == 0 || needed <= limit) return "";

@@ -38,12 +38,13 @@ class DecliningPolicy final : public VictimPolicy {
 // except that the host stream's listener is attached only when a test says so (setting up a
 // state then runs no GC).
 struct GcRig {
-  explicit GcRig(uint32_t gc_reserve_blocks, GcMode mode = GcMode::kIncremental)
+  explicit GcRig(uint32_t gc_reserve_blocks, GcMode mode = GcMode::kIncremental,
+                 bool copyback = false)
       : t(1024, gc_reserve_blocks),
         g(t.geometry),
         host(t.backend, t.blocks, OpClass::kHostWrite),
         gc_writer(t.backend, t.blocks, OpClass::kGc),
-        gc(t.backend, t.blocks, gc_writer, owner, policy, stats, mode) {}
+        gc(t.backend, t.blocks, gc_writer, owner, policy, stats, mode, copyback) {}
 
   // Writes `lun` on `plane` as a page-mapping scheme does: append, then invalidate the old copy
   // (looked up after the append, which may have run GC) and map the new one.
@@ -187,6 +188,55 @@ TEST_F(GarbageCollectorVictimTest, CountsOneInvocationItsCopiesAndOneErase) {
   EXPECT_EQ(rig.stats.gc_invocations, 1u);
   EXPECT_EQ(rig.stats.gc_units_copied, 3u);
   EXPECT_EQ(rig.stats.gc_erases, 1u);
+}
+
+// With copy-back: block 192 of plane 3 keeps page 1 wholly valid (LUNs 4..7) and one unit of
+// page 10 (LUN 40). Page 1 moves by one copy-back into the GC block's first page; the lone unit
+// is read and packed through the controller into the next GC page, as without copy-back.
+TEST(GarbageCollector, CopyBackMovesWhollyValidPagesInsideTheDie) {
+  constexpr uint32_t kPlane = 3;
+  constexpr BlockId kVictim = 192;
+  constexpr BlockId kGcBlock = 194;
+  GcRig rig(4, GcMode::kIncremental, true);
+  for (Lun lun = 0; lun < 64; ++lun) rig.write(kPlane, lun);
+  for (Lun lun = 0; lun < 64; ++lun) {
+    if ((lun < 4 || lun > 7) && lun != 40) rig.write(kPlane, lun);
+  }
+  ASSERT_EQ(rig.t.blocks.valid_units(kVictim), 5u);
+  Token old_tokens[4];
+  for (uint32_t u = 0; u < 4; ++u) old_tokens[u] = rig.t.flash.token(rig.owner.slot_of.at(4 + u));
+  const WriteCounters before = rig.t.backend.written();
+  rig.t.backend.begin_command();
+  ASSERT_TRUE(rig.gc.collect_one(kPlane));
+
+  ASSERT_EQ(rig.ops().size(), 4u);
+  const FlashOp& copy = rig.ops()[0];
+  EXPECT_EQ(copy.kind, OpKind::kCopyback);
+  EXPECT_EQ(copy.op_class, OpClass::kGc);
+  EXPECT_EQ(copy.source, rig.g.first_page(kVictim) + 1);
+  EXPECT_EQ(copy.page, rig.g.first_page(kGcBlock));
+  EXPECT_EQ(copy.bytes, 0u);  // nothing over the channel
+  EXPECT_EQ(copy.die, 1u);
+  EXPECT_EQ(rig.ops()[1].kind, OpKind::kRead);
+  EXPECT_EQ(rig.ops()[1].page, rig.g.first_page(kVictim) + 10);
+  EXPECT_EQ(rig.ops()[2].kind, OpKind::kProgram);
+  EXPECT_EQ(rig.ops()[2].page, rig.g.first_page(kGcBlock) + 1);
+  EXPECT_EQ(rig.ops()[3].kind, OpKind::kErase);
+  EXPECT_EQ(rig.ops()[3].after, 2u);
+
+  // The copy holds the same units, mapped there now, with their spare words.
+  const SlotId copied = rig.first_slot_of_block(kGcBlock);
+  for (uint32_t u = 0; u < 4; ++u) {
+    EXPECT_EQ(rig.owner.slot_of.at(4 + u), copied + u);
+    EXPECT_EQ(rig.t.flash.token(copied + u), old_tokens[u]);
+    EXPECT_EQ(rig.t.flash.spare(rig.g.first_page(kGcBlock))[u], 4 + u);
+  }
+  EXPECT_EQ(rig.owner.slot_of.at(40), copied + 4);
+  EXPECT_EQ(rig.t.blocks.valid_units(kGcBlock), 5u);
+  EXPECT_EQ(rig.stats.gc_units_copied, 5u);
+  // Written as GC: 4 units copied back, 1 packed with 3 slots of padding.
+  EXPECT_EQ(rig.t.backend.written().of(OpClass::kGc) - before.of(OpClass::kGc), 5u);
+  EXPECT_EQ(rig.t.backend.written().padded - before.padded, 3u);
 }
 
 TEST(GarbageCollector, AVictimWithNothingValidIsErasedWithoutCopies) {
