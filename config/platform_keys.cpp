@@ -88,10 +88,10 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
        {"incremental", "blocking"}},
       {"ftl.placement",
        &f.placement,
-       "Plane of the host stream's next page: round_robin, most_free_plane (of the next die) or "
-       "static (by logical unit)",
+       "Plane of the host stream's next page: round_robin, most_free_plane (of the next die), "
+       "least_busy_die (the die whose queued work ends first) or static (by logical unit)",
        std::nullopt,
-       {"round_robin", "most_free_plane", "static"}},
+       {"round_robin", "most_free_plane", "least_busy_die", "static"}},
 
       {"controller.cpu_mhz", &c.cpu_mhz, "FTL processor clock", kClock},
       {"controller.cycles_per_command", &c.cycles_per_command,

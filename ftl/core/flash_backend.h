@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "ftl/core/die_load.h"
 #include "ftl/core/flash_array.h"
 #include "ftl/core/flash_op.h"
 #include "ftl/core/geometry.h"
@@ -32,7 +33,8 @@ struct WriteCounters {
 
 class FlashBackend {
  public:
-  explicit FlashBackend(FlashArray& flash) : m_flash(flash), m_geometry(flash.geometry()) {}
+  explicit FlashBackend(FlashArray& flash)
+      : m_flash(flash), m_geometry(flash.geometry()), m_programs_in_command(m_geometry.dies(), 0) {}
 
   const Geometry& geometry() const { return m_geometry; }
   FlashArray& flash() { return m_flash; }
@@ -91,12 +93,24 @@ class FlashBackend {
     return record_memory(write ? OpKind::kNvramWrite : OpKind::kNvramRead, op_class, bytes, after);
   }
 
+  // The dies' queued work as the controller sees it (die_load.h), for placement that follows
+  // load; nullptr (the default) when there is no timing model.
+  const DieLoad* die_load() const { return m_die_load; }
+  void set_die_load(const DieLoad* load) { m_die_load = load; }
+  // Programs the current command has recorded on `die` so far (not yet known to the timing).
+  uint32_t programs_in_command(uint32_t die) const {
+    return die < m_programs_in_command.size() ? m_programs_in_command[die] : 0;
+  }
+
   CpuWork& cpu() { return m_cpu; }
   const WriteCounters& written() const { return m_written; }
   void deliver(Lun lun, Token token) { m_delivered.push_back({lun, token}); }
 
   // --- for the controller (or a test) that drives the scheme ---
   void begin_command() {
+    for (const FlashOp& op : m_ops.ops()) {
+      if (op.kind == OpKind::kProgram) m_programs_in_command[op.die] = 0;
+    }
     m_ops.clear();
     m_cpu.clear();
     m_delivered.clear();
@@ -121,9 +135,9 @@ class FlashBackend {
                   PageId source = kNone) {
     if (!m_recording) return kNone;
     ++m_cpu.flash_ops;
-    return m_ops.push(FlashOp{kind, op_class,
-                              m_geometry.die_of_block(m_geometry.block_of_page(page)), bytes, after,
-                              page, source});
+    const uint32_t die = m_geometry.die_of_block(m_geometry.block_of_page(page));
+    if (kind == OpKind::kProgram) ++m_programs_in_command[die];
+    return m_ops.push(FlashOp{kind, op_class, die, bytes, after, page, source});
   }
   uint32_t record_memory(OpKind kind, OpClass op_class, uint32_t bytes, uint32_t after) {
     if (!m_recording) return kNone;
@@ -147,6 +161,8 @@ class FlashBackend {
   FlashArray& m_flash;
   const Geometry& m_geometry;
   bool m_recording = true;
+  const DieLoad* m_die_load = nullptr;
+  std::vector<uint32_t> m_programs_in_command;  // per die, reset by begin_command()
   OpList m_ops;
   CpuWork m_cpu;
   WriteCounters m_written;

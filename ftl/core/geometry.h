@@ -37,6 +37,7 @@ struct Geometry {
 
   uint32_t die_of_block(BlockId b) const { return b / blocks_per_die(); }
   uint32_t plane_of_block(BlockId b) const { return b / blocks_per_plane; }  // flat plane number
+  uint32_t die_of_plane(uint32_t plane) const { return plane / planes_per_die; }
   uint32_t channel_of_die(uint32_t die) const { return die % channels; }
   BlockId block_of_page(PageId p) const { return p / pages_per_block; }
   uint32_t page_in_block(PageId p) const { return p % pages_per_block; }

@@ -1,10 +1,13 @@
 #include "ftl/core/plane_placement.h"
 
+#include <utility>
+
 namespace ssd::ftl {
 
 PlacementPolicy placement_policy(const std::string& name) {
   if (name == "round_robin") return PlacementPolicy::kRoundRobin;
   if (name == "static") return PlacementPolicy::kStatic;
+  if (name == "least_busy_die") return PlacementPolicy::kLeastBusyDie;
   return PlacementPolicy::kMostFreePlane;
 }
 
@@ -31,18 +34,41 @@ uint32_t most_free_on_die(const BlockManager& blocks, uint64_t live_limit, uint3
 }  // namespace
 
 PlaneChoice choose_plane(const BlockManager& blocks, PlacementPolicy policy, uint64_t live_limit,
-                         uint32_t k, Lun lun, uint32_t units) {
+                         uint32_t k, Lun lun, uint32_t units, const FlashBackend* backend) {
   const Geometry& g = blocks.geometry();
   const uint32_t planes = g.planes();
   if (policy == PlacementPolicy::kStatic) {
     const uint32_t position = lun % planes;
     return {g.plane_in_stripe_order(position), position};
   }
+  if (policy == PlacementPolicy::kLeastBusyDie && backend != nullptr) {
+    // The first position in stripe order from k whose die has the fewest of this command's
+    // programs and then the earliest end of its queued work (a plane within the limit); every
+    // plane position is looked at, so each die is seen planes_per_die times.
+    const DieLoad* load = backend->die_load();
+    bool found = false;
+    PlaneChoice best{0, 0};
+    std::pair<uint32_t, Picoseconds> best_key;
+    for (uint32_t skipped = 0; skipped < planes; ++skipped) {
+      const uint32_t position = (k + skipped) % planes;
+      const uint32_t plane = g.plane_in_stripe_order(position);
+      if (!within_limit(blocks, live_limit, plane, units)) continue;
+      const uint32_t die = g.die_of_plane(plane);
+      const std::pair<uint32_t, Picoseconds> key{backend->programs_in_command(die),
+                                                 load ? load->work_ends(die) : 0};
+      if (found && key >= best_key) continue;
+      found = true;
+      best = {plane, position};
+      best_key = key;
+    }
+    if (found)
+      return {most_free_on_die(blocks, live_limit, best.plane, units), best.stripe_position};
+  }
   for (uint32_t skipped = 0; skipped < planes; ++skipped) {
     const uint32_t position = (k + skipped) % planes;
     const uint32_t plane = g.plane_in_stripe_order(position);
     if (!within_limit(blocks, live_limit, plane, units)) continue;
-    if (policy == PlacementPolicy::kMostFreePlane) {
+    if (policy == PlacementPolicy::kMostFreePlane || policy == PlacementPolicy::kLeastBusyDie) {
       return {most_free_on_die(blocks, live_limit, plane, units), position};
     }
     return {plane, position};

@@ -23,8 +23,9 @@ uint32_t UnitWriter::next_plane(Lun lun) {
   if (m_current_plane != kNone && m_open[m_current_plane].page != kNone) {
     return m_current_plane;  // finish the page
   }
-  const PlaneChoice choice = choose_plane(m_blocks, m_placement, m_plane_live_limit,
-                                          m_stripe_cursor, lun, m_geometry.units_per_page);
+  const PlaneChoice choice =
+      choose_plane(m_blocks, m_placement, m_plane_live_limit, m_stripe_cursor, lun,
+                   m_geometry.units_per_page, &m_backend);
   m_stripe_cursor = choice.stripe_position;
   m_current_plane = choice.plane;
   return choice.plane;

@@ -150,7 +150,7 @@ void ExtentFtl::place(const HostCommand& command) {
 
 uint32_t ExtentFtl::next_plane(uint32_t chunk_number, uint32_t units) {
   const PlaneChoice choice = choose_plane(m_store.blocks(), m_placement, m_plane_live_limit,
-                                          m_stripe_cursor, chunk_number, units);
+                                          m_stripe_cursor, chunk_number, units, &m_backend);
   m_stripe_cursor = (choice.stripe_position + 1) % m_geometry.planes();
   return choice.plane;
 }

@@ -241,6 +241,13 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   return at.end;
 }
 
+Picoseconds NandTiming::work_ends(uint32_t die) const {
+  const auto& slots = m_die_slots[die];
+  const Picoseconds reserved = slots.empty() ? m_die_floor[die] : slots.back().end;
+  const Picoseconds queued = m_gc_queue[die].empty() ? 0 : m_gc_tail[die];
+  return std::max(reserved, queued);
+}
+
 Picoseconds NandTiming::block_allows(ftl::OpKind kind, ftl::BlockId block) const {
   if (block == kNoBlock) return 0;
   const BlockOrder& order = m_block_order[block];

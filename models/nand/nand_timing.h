@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "config/platform_config.h"
+#include "ftl/core/die_load.h"
 #include "ftl/core/flash_op.h"
 #include "ftl/core/types.h"
 
@@ -82,9 +83,13 @@ struct NandCounters {
   uint64_t count(ftl::OpKind kind) const { return ops[static_cast<size_t>(kind)]; }
 };
 
-class NandTiming {
+class NandTiming final : public ftl::DieLoad {
  public:
   explicit NandTiming(const NandTimingParams& params);
+
+  // When the work reserved or queued (GC) on `die` ends, as the controller's per-die queues
+  // show it: what ftl.placement=least_busy_die compares.
+  Picoseconds work_ends(uint32_t die) const override;
 
   // Reserves the die and channel for `op`, which can start no earlier than `ready`, and returns
   // its completion time. An operation ready before a reservation that advance() already forgot

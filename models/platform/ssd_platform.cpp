@@ -68,6 +68,8 @@ SsdPlatform::SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfi
                                             platform.nand.sector_bytes);
 
   m_nand = std::make_unique<NandArray>("nand", NandTimingParams::from_config(platform));
+  // What the controller's per-die queues hold, for placement that follows load.
+  m_device->backend().set_die_load(&m_nand->timing());
   m_dram = std::make_unique<MemoryModel>("dram", MemoryTimingParams::from_config(platform.dram));
   m_nvram = std::make_unique<MemoryModel>("nvram", MemoryTimingParams::from_config(platform.nvram));
   m_processor = std::make_unique<FtlProcessor>("ftl_processor", platform, *m_device);

@@ -39,13 +39,14 @@ std::string name_of(const ::testing::TestParamInfo<Policies>& info) {
 INSTANTIATE_TEST_SUITE_P(Page, GcPolicyRun,
                          ::testing::Combine(::testing::Values("page"),
                                             ::testing::Values("round_robin", "most_free_plane",
-                                                              "static"),
+                                                              "least_busy_die", "static"),
                                             ::testing::Values("incremental", "blocking"),
                                             ::testing::Values("read_priority", "fcfs")),
                          name_of);
 INSTANTIATE_TEST_SUITE_P(OtherSchemes, GcPolicyRun,
                          ::testing::Combine(::testing::Values("dftl", "vet"),
-                                            ::testing::Values("most_free_plane", "static"),
+                                            ::testing::Values("most_free_plane", "least_busy_die",
+                                                              "static"),
                                             ::testing::Values("incremental", "blocking"),
                                             ::testing::Values("read_priority")),
                          name_of);

@@ -212,3 +212,25 @@ TEST(NandTimingPriority, HostReadOvertakesALongChainedGcBatch) {
 
 }  // namespace
 }  // namespace ssd::models
+
+namespace ssd::models {
+namespace {
+
+// What ftl.placement=least_busy_die compares: when the work reserved on a die, or queued GC
+// behind it, ends.
+TEST(NandTimingLoad, WorkEndsAfterReservationsAndQueuedGc) {
+  NandTiming nand(test::round_timings(2, 4));
+  EXPECT_EQ(nand.work_ends(0), 0u);
+  const Picoseconds program_end = nand.schedule(
+      FlashOp{OpKind::kProgram, OpClass::kHostWrite, 0, test::kPage, ftl::kNone, 0}, 0);
+  EXPECT_EQ(nand.work_ends(0), program_end);
+  EXPECT_EQ(nand.work_ends(1), 0u);  // other dies stay idle
+  // GC queued on die 1 (not placed yet) counts where it is planned to end.
+  const Picoseconds erase_end =
+      nand.schedule(FlashOp{OpKind::kErase, OpClass::kGc, 1, 0, ftl::kNone, 0}, 0);
+  EXPECT_EQ(nand.queued_gc_ops(), 1u);
+  EXPECT_EQ(nand.work_ends(1), erase_end);
+}
+
+}  // namespace
+}  // namespace ssd::models
