@@ -42,24 +42,34 @@ PlaneChoice choose_plane(const BlockManager& blocks, PlacementPolicy policy, uin
     return {g.plane_in_stripe_order(position), position};
   }
   if (policy == PlacementPolicy::kLeastBusyDie && backend != nullptr) {
-    // The first position in stripe order from k whose die has the fewest of this command's
-    // programs and then the earliest end of its queued work (a plane within the limit); every
-    // plane position is looked at, so each die is seen planes_per_die times.
+    // The die with the fewest of this command's programs and then the earliest end of its queued
+    // work, ties to the one met first in stripe order from k. Positions k .. k + dies - 1 hold
+    // every die once (the stripe is die-major); a die whose plane there is past the live limit
+    // is met at its next position (+ dies) instead, as a walk over every position would.
     const DieLoad* load = backend->die_load();
+    const uint32_t dies = g.dies();
     bool found = false;
     PlaneChoice best{0, 0};
+    uint32_t best_offset = 0;
     std::pair<uint32_t, Picoseconds> best_key;
-    for (uint32_t skipped = 0; skipped < planes; ++skipped) {
-      const uint32_t position = (k + skipped) % planes;
+    for (uint32_t j = 0; j < dies; ++j) {
+      uint32_t offset = j;
+      while (offset < planes &&
+             !within_limit(blocks, live_limit, g.plane_in_stripe_order((k + offset) % planes),
+                           units)) {
+        offset += dies;
+      }
+      if (offset >= planes) continue;  // every plane of this die is at its limit
+      const uint32_t position = (k + offset) % planes;
       const uint32_t plane = g.plane_in_stripe_order(position);
-      if (!within_limit(blocks, live_limit, plane, units)) continue;
       const uint32_t die = g.die_of_plane(plane);
       const std::pair<uint32_t, Picoseconds> key{backend->programs_in_command(die),
                                                  load ? load->work_ends(die) : 0};
-      if (found && key >= best_key) continue;
+      if (found && (key > best_key || (key == best_key && offset > best_offset))) continue;
       found = true;
       best = {plane, position};
       best_key = key;
+      best_offset = offset;
     }
     if (found)
       return {most_free_on_die(blocks, live_limit, best.plane, units), best.stripe_position};
