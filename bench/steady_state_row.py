@@ -3,7 +3,7 @@
 
 Usage: steady_state_row.py KIND LABEL REPORT PLATFORM [--set key=value ...]
 
-KIND is synthetic, planes, trace, options or latency. PLATFORM and the --set overrides are the run's, for the
+KIND is synthetic, planes, trace, options, latency or openloop. PLATFORM and the --set overrides are the run's, for the
 timings of the analytic bound: the die time the run's flash work needs (every program with its
 command and page transfer and tPROG, every read with its command, tR and the bytes it moved,
 every spare-area read, every erase), shared over the dies, gives the shortest simulated time in
@@ -86,6 +86,10 @@ def main():
         read = r["latency_ns"]["read"]
         print(f"| {label} | {sum(r['requests'].values())} | {waf} | {ms(read['mean'])} / "
               f"{ms(write['mean'])} | {flash_ops} | {wall:.2f} | {flash_ops / wall:,.0f} |")
+        return
+    if kind == "openloop":
+        print(f"| {label} | {r['iops']:.0f} | {ms(write['mean'])} / {ms(write['p50'])} / "
+              f"{ms(write['p99'])} / {ms(write['max'])} | {busy} |")
         return
     if kind == "latency":
         read = r["latency_ns"]["read"]
