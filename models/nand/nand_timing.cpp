@@ -412,16 +412,20 @@ size_t NandTiming::queued_gc_ops() const {
   return total;
 }
 
-NandTiming::Placement NandTiming::plan_queued_front(uint32_t die) const {
+Picoseconds NandTiming::queued_front_earliest(uint32_t die) const {
   const PendingGc& next = m_gc_queue[die].front();
   // An erase also waits for the reads served from old copies while GC's copies were queued
   // (all of the die's: which victim each read belongs to is not known here).
   const Picoseconds old_copy_reads =
       next.kind == ftl::OpKind::kErase ? m_old_copy_read_end[die] : 0;
-  const Picoseconds earliest =
-      std::max({next.ready, m_gc_cursor[die], m_die_floor[die], block_allows(next.kind, next.block),
-                block_allows(ftl::OpKind::kRead, next.source_block), old_copy_reads});
-  return place(die, next.shape, earliest, fixed_at(die, next.ready));
+  return std::max({next.ready, m_gc_cursor[die], m_die_floor[die],
+                   block_allows(next.kind, next.block),
+                   block_allows(ftl::OpKind::kRead, next.source_block), old_copy_reads});
+}
+
+NandTiming::Placement NandTiming::plan_queued_front(uint32_t die) const {
+  const PendingGc& next = m_gc_queue[die].front();
+  return place(die, next.shape, queued_front_earliest(die), fixed_at(die, next.ready));
 }
 
 void NandTiming::place_queued_front(uint32_t die, const Placement& at, Hold hold) {
@@ -445,6 +449,9 @@ void NandTiming::place_queued_front(uint32_t die, const Placement& at, Hold hold
 
 void NandTiming::materialize_gc(uint32_t die, Picoseconds before) {
   while (!m_gc_queue[die].empty()) {
+    // A placement never starts before its earliest time: when that is not before `before`, the
+    // search over the die and channel can be spared.
+    if (queued_front_earliest(die) >= before) break;
     const Placement at = plan_queued_front(die);
     if (at.start >= before) break;  // not started by then: the host operation goes first
     place_queued_front(die, at, Hold::kFree);
@@ -518,12 +525,19 @@ Picoseconds NandTiming::channel_gap(uint32_t channel, Picoseconds earliest, Pico
                                     const Overtake& rule) const {
   Picoseconds t = std::max(earliest, m_channel_floor[channel]);
   if (length == 0) return t;
-  // The first window of `length` from t on that no die of the channel uses: each pass over the
-  // dies moves t past every transfer in the way; a pass that moves nothing has found it.
-  for (bool moved = true; moved;) {
-    moved = false;
-    for (uint32_t die = channel; die < m_params.dies; die += m_params.channels) {
-      const auto& slots = m_transfer_slots[die];
+  // The first window of `length` from t on that no die of the channel uses. The dies are visited
+  // in turn, each moving t past its transfers in the way (t only moves past a transfer that
+  // covers every start skipped, so no window is missed); once every die has been seen with no
+  // transfer in the way since t last moved, the window is free. A die whose transfers all end
+  // by t is passed without a search.
+  const uint32_t dies_on_channel =
+      (m_params.dies - channel + m_params.channels - 1) / m_params.channels;
+  for (uint32_t i = 0, free_in_a_row = 0; free_in_a_row < dies_on_channel;
+       i = (i + 1) % dies_on_channel) {
+    const uint32_t die = channel + i * m_params.channels;
+    const auto& slots = m_transfer_slots[die];
+    bool moved = false;
+    if (!slots.empty() && slots.back().end > t) {
       for (auto it = first_ending_after(slots, t); it != slots.end() && it->start < t + length;
            ++it) {
         if (rule.allows(die, it->op_class, it->owner_start, it->hold)) continue;  // will move
@@ -531,6 +545,7 @@ Picoseconds NandTiming::channel_gap(uint32_t channel, Picoseconds earliest, Pico
         moved = true;
       }
     }
+    free_in_a_row = moved ? 1 : free_in_a_row + 1;
   }
   return t;
 }

@@ -253,6 +253,8 @@ class NandTiming final : public ftl::DieLoad {
   void hold_gc_through(uint32_t die, uint64_t seq);
   // Where the die's oldest queued GC operation goes if placed now; placing it there.
   Placement plan_queued_front(uint32_t die) const;
+  // The earliest the die's oldest queued GC operation could start (its placement is no earlier).
+  Picoseconds queued_front_earliest(uint32_t die) const;
   void place_queued_front(uint32_t die, const Placement& at, Hold hold);
   // Die time reserved on `die` from `from` on (host work, and GC already placed).
   Picoseconds reserved_after(uint32_t die, Picoseconds from) const;
