@@ -212,7 +212,6 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   // had planned to use delays that GC by as much.
   const bool gc_queued = !m_gc_queue[die].empty();
   const Picoseconds gc_from = gc_queued ? m_gc_queue[die].front().planned_start : 0;
-  const Picoseconds reserved_before = gc_queued ? reserved_after(die, gc_from) : 0;
   const Placement at = place(die, shape, earliest, rule);
 
   // Lower-priority work that has not started makes room: take it off both timelines, put the new
@@ -231,7 +230,17 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   }
   note_block(op.kind, block, at.start, at.end, source_block);
   if (!m_moved.empty()) put_back_moved(die, at.end);
-  if (gc_queued) m_gc_tail[die] += reserved_after(die, gc_from) - reserved_before;
+  if (gc_queued) {
+    // The die time from gc_from on that this placement added: the new operation, and the moved
+    // reservations where they are now less where they were (only they changed on the die).
+    Picoseconds added = time_after(at.start, at.end, gc_from);
+    Picoseconds removed = 0;
+    if (!m_moved.empty()) {
+      for (const DieSlot& again : m_moved_die) added += time_after(again.start, again.end, gc_from);
+      for (const DieSlot& moved : m_moved) removed += time_after(moved.start, moved.end, gc_from);
+    }
+    m_gc_tail[die] += added - removed;
+  }
 
   const auto kind = static_cast<size_t>(op.kind);
   ++m_counters.ops[kind];
@@ -350,15 +359,6 @@ void NandTiming::note_block(ftl::OpKind kind, ftl::BlockId block, Picoseconds st
   if (end <= at) return;
   at = end;
   (reads ? order.read_start : order.written_start) = start;
-}
-
-Picoseconds NandTiming::reserved_after(uint32_t die, Picoseconds from) const {
-  Picoseconds total = 0;
-  const auto& slots = m_die_slots[die];
-  for (auto it = first_ending_after(slots, from); it != slots.end(); ++it) {
-    total += it->end - std::max(it->start, from);
-  }
-  return total;
 }
 
 Picoseconds NandTiming::queue_gc(const ftl::FlashOp& op, const Shape& shape, Picoseconds ready) {

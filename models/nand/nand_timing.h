@@ -256,8 +256,10 @@ class NandTiming final : public ftl::DieLoad {
   // The earliest the die's oldest queued GC operation could start (its placement is no earlier).
   Picoseconds queued_front_earliest(uint32_t die) const;
   void place_queued_front(uint32_t die, const Placement& at, Hold hold);
-  // Die time reserved on `die` from `from` on (host work, and GC already placed).
-  Picoseconds reserved_after(uint32_t die, Picoseconds from) const;
+  // The part of [start, end) from `from` on.
+  static Picoseconds time_after(Picoseconds start, Picoseconds end, Picoseconds from) {
+    return end > from ? end - std::max(start, from) : 0;
+  }
 
   // GC at the lowest priority, lazily: a GC operation is planned where it would go now (after
   // the GC queued before it, in the first gaps of die and channel) and that completion is
