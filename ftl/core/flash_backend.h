@@ -59,24 +59,14 @@ class FlashBackend {
   // is the program's own class, which sets its priority on the die.
   uint32_t program(PageId page, const Token* tokens, const uint32_t* spare, OpClass op_class,
                    uint32_t after, const ProgramUnits& units) {
-    const uint64_t entry = m_flash.journal_next_entry();
-    m_flash.program(page, tokens, spare);
-    count_written(units);
-    const uint32_t index = record(OpKind::kProgram, op_class, page, m_geometry.page_bytes, after);
-    note_journal(index, entry);
-    return index;
+    return write_page(OpKind::kProgram, page, kNone, tokens, spare, op_class, after, units);
   }
   // Copy-back (nand.copyback): programs `page` with `source`'s content through the die's page
   // register, on the same plane, nothing over the channel. `tokens` and `spare` are what `page`
   // then holds (the functional copy); `units` counts what it writes, as program() does.
   uint32_t copy_back(PageId source, PageId page, const Token* tokens, const uint32_t* spare,
                      OpClass op_class, uint32_t after, const ProgramUnits& units) {
-    const uint64_t entry = m_flash.journal_next_entry();
-    m_flash.program(page, tokens, spare);
-    count_written(units);
-    const uint32_t index = record(OpKind::kCopyback, op_class, page, 0, after, source);
-    note_journal(index, entry);
-    return index;
+    return write_page(OpKind::kCopyback, page, source, tokens, spare, op_class, after, units);
   }
   uint32_t erase(BlockId block, OpClass op_class, uint32_t after = kNone) {
     const uint64_t entry = m_flash.journal_next_entry();
@@ -130,6 +120,19 @@ class FlashBackend {
 
  private:
   static constexpr uint64_t kNoEntry = ~uint64_t{0};
+
+  // A program (its page crosses the channel) or a copy-back from `source` (nothing does).
+  uint32_t write_page(OpKind kind, PageId page, PageId source, const Token* tokens,
+                      const uint32_t* spare, OpClass op_class, uint32_t after,
+                      const ProgramUnits& units) {
+    const uint64_t entry = m_flash.journal_next_entry();
+    m_flash.program(page, tokens, spare);
+    count_written(units);
+    const uint32_t bytes = kind == OpKind::kProgram ? m_geometry.page_bytes : 0;
+    const uint32_t index = record(kind, op_class, page, bytes, after, source);
+    note_journal(index, entry);
+    return index;
+  }
 
   uint32_t record(OpKind kind, OpClass op_class, PageId page, uint32_t bytes, uint32_t after,
                   PageId source = kNone) {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "config/capacity.h"
+#include "ftl/core/geometry.h"
 #include "ftl/scheme_registry.h"
 #include "models/nand/nand_timing.h"
 
@@ -44,8 +45,7 @@ std::string memory_problem(const config::LoadedConfig& config) {
   const config::PlatformConfig& p = config.platform;
   const bool oracle = config.scenario.run.oracle;
   // The FTL's state, and the NAND timing's order per block.
-  const uint64_t blocks = uint64_t(p.nand.channels) * p.nand.chips_per_channel *
-                          p.nand.dies_per_chip * p.nand.planes_per_die * p.nand.blocks_per_plane;
+  const uint64_t blocks = ftl::Geometry::from_platform(p).blocks();
   const uint64_t needed =
       ftl::simulator_bytes(p, oracle) + blocks * models::NandTiming::bytes_per_block();
   const bool machine = p.sim.memory_limit_bytes == 0;
