@@ -3,10 +3,11 @@
 
 Usage: steady_state_row.py KIND LABEL REPORT PLATFORM [--set key=value ...]
 
-KIND is synthetic, planes, trace, options, latency or openloop. PLATFORM and the --set overrides are the run's, for the
+KIND is synthetic, planes, multiplane, trace, options, latency or openloop. PLATFORM and the --set overrides are the run's, for the
 timings of the analytic bound: the die time the run's flash work needs (every program with its
 command and page transfer and tPROG, every read with its command, tR and the bytes it moved,
-every spare-area read, every erase), shared over the dies, gives the shortest simulated time in
+every spare-area read, every erase; the array time of an operation joined to a multi-plane one
+counted once), shared over the dies, gives the shortest simulated time in
 which that work fits; the bound is the requests over that time. A run can approach the bound
 only if no die ever idles.
 """
@@ -57,6 +58,12 @@ def bound_iops(report, nand):
              + ops["spare_read"] * (command_s + nand["t_spare_read_us"] * 1e-6)
              + ops["erase"] * (command_s + nand["t_erase_us"] * 1e-6)
              + ops.get("copyback", 0) * (2 * command_s + (nand["t_read_us"] + nand["t_program_us"]) * 1e-6))
+    # An operation joined to another as one multi-plane operation (nand.multiplane) shares its
+    # array time: only its command and data take die time of their own.
+    joined = ops.get("multiplane_joined", {})
+    die_s -= (joined.get("program", 0) * nand["t_program_us"] + joined.get("read", 0) * nand["t_read_us"]
+              + joined.get("spare_read", 0) * nand["t_spare_read_us"]
+              + joined.get("erase", 0) * nand["t_erase_us"]) * 1e-6
     dies = nand["channels"] * nand["chips_per_channel"] * nand["dies_per_chip"]
     requests = sum(report["requests"].values())
     return requests / (die_s / dies) if die_s > 0 else float("inf")
@@ -77,7 +84,8 @@ def main():
     if r["integrity"]["mismatches"]:
         sys.exit(f"steady_state_row: {report_path}: integrity mismatches")
     nand = platform_nand(platform, overrides)
-    flash_ops = sum(r["nand_ops"].values())
+    # Operations by kind (multiplane_joined counts some of them again).
+    flash_ops = sum(v for v in r["nand_ops"].values() if isinstance(v, int))
     wall = r["sim"]["wall_s"]
     waf = "-" if r["waf"] is None else f"{r['waf']:.2f}"
     write = r["latency_ns"]["write"]
@@ -105,6 +113,13 @@ def main():
         print(f"| {label} | {r['iops']:.0f} | {bound:.0f} | {share} | {waf} | {ms(read['mean'])} | "
               f"{ms(write['p50'])} / {ms(write['p99'])} | {ops['read']} / {ops['program']} / "
               f"{ops['copyback']} | {r['nand_busy']['channel_mean']:.3f} |")
+        return
+    if kind == "multiplane":
+        ops, joined = r["nand_ops"], r["nand_ops"]["multiplane_joined"]
+        shares = " / ".join(f"{100 * joined[k] / max(1, ops[k]):.0f} %"
+                            for k in ("program", "read", "erase"))
+        print(f"| {label} | {r['iops']:.0f} | {bound:.0f} | {share} | {waf} | "
+              f"{ms(write['mean'])} / {ms(write['p99'])} / {ms(write['max'])} | {busy} | {shares} |")
         return
     if kind == "planes":
         print(f"| {label} | {r['iops']:.0f} | {bound:.0f} | {share} | {waf} | "

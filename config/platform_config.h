@@ -48,6 +48,11 @@ struct NandConfig {
   // channel, as MQSim's Use_Copyback_for_GC. Off by default: data is read out (and could be
   // ECC-checked) and written back through the controller.
   bool copyback = false;
+  // Multi-plane operations (nand.multiplane): the die's scheduler issues operations of one kind
+  // and priority at the same page offset in different planes as one command, sharing the array
+  // time, as MQSim's transaction scheduler always does. Off by default: a die runs one
+  // single-plane operation at a time.
+  bool multiplane = false;
 };
 
 struct FtlConfig {

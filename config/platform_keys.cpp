@@ -71,6 +71,9 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
        closed(1, 1024)},
       {"nand.copyback", &n.copyback,
        "GC moves wholly valid pages by copy-back inside the die (same plane, no channel transfer)"},
+      {"nand.multiplane", &n.multiplane,
+       "Same-kind operations at one page offset in different planes of a die share the array "
+       "time (multi-plane read, program and erase)"},
 
       {"ftl.scheme", &f.scheme, "Mapping scheme, by its registered name (e.g. \"page\")"},
       {"ftl.mapping_unit_bytes", &f.mapping_unit_bytes,

@@ -93,7 +93,12 @@ json to_json(const RunReport& r, bool include_wall_clock) {
                    {"spare_read", r.nand_spare_reads},
                    {"program", r.nand_programs},
                    {"erase", r.nand_erases},
-                   {"copyback", r.nand_copybacks}};
+                   {"copyback", r.nand_copybacks},
+                   {"multiplane_joined",
+                    {{"read", r.nand_joined_reads},
+                     {"spare_read", r.nand_joined_spare_reads},
+                     {"program", r.nand_joined_programs},
+                     {"erase", r.nand_joined_erases}}}};
   j["nand_busy"] = busy_shares(r);
 
   j["mapping"] = {{"memory_bytes", r.mapping_memory_bytes}};

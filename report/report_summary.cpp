@@ -145,7 +145,12 @@ std::string summary_text(const RunReport& report) {
                      nand["read"].get<uint64_t>(), nand["spare_read"].get<uint64_t>(),
                      nand["program"].get<uint64_t>(), nand["erase"].get<uint64_t>());
   const uint64_t copybacks = nand["copyback"].get<uint64_t>();  // only with nand.copyback
-  out += copybacks ? fmt::format(", {} copy-backs\n", copybacks) : std::string("\n");
+  if (copybacks) out += fmt::format(", {} copy-backs", copybacks);
+  uint64_t joined = 0;  // only with nand.multiplane
+  for (const auto& [kind, count] : nand["multiplane_joined"].items())
+    joined += count.get<uint64_t>();
+  if (joined) out += fmt::format(", {} joined to multi-plane operations", joined);
+  out += "\n";
 
   const json& mapping = j["mapping"];
   out += fmt::format("mapping: {}", human_bytes(mapping["memory_bytes"].get<uint64_t>()));

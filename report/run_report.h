@@ -62,6 +62,11 @@ struct RunReport {
   // NAND operations issued during the timed run, by kind.
   uint64_t nand_reads = 0, nand_spare_reads = 0, nand_programs = 0, nand_erases = 0;
   uint64_t nand_copybacks = 0;  // nand.copyback: pages copied inside the die
+  // nand.multiplane: reads, spare reads, programs and erases that joined another's array time
+  uint64_t nand_joined_reads = 0;
+  uint64_t nand_joined_spare_reads = 0;
+  uint64_t nand_joined_programs = 0;
+  uint64_t nand_joined_erases = 0;
   // Time each die and each channel was reserved during the timed run (ns), in die and channel
   // order: against simulated_ns, how close the run came to what the flash can do.
   std::vector<uint64_t> die_busy_ns;

@@ -96,6 +96,9 @@ NandTimingParams NandTimingParams::from_config(const config::PlatformConfig& pla
   p.pages_per_block = nand.pages_per_block;
   p.blocks = uint64_t(p.dies) * nand.planes_per_die * nand.blocks_per_plane;
   p.gc_backlog_erases = nand.gc_backlog_victims_per_die;
+  p.multiplane = nand.multiplane;
+  p.planes_per_die = nand.planes_per_die;
+  p.blocks_per_plane = nand.blocks_per_plane;
   return p;
 }
 
@@ -119,6 +122,15 @@ NandTiming::NandTiming(const NandTimingParams& params) : m_params(params) {
   m_gc_held_until.assign(params.dies, 0);
   m_old_copy_read_end.assign(params.dies, 0);
   if (params.pages_per_block > 0) m_block_order.resize(params.blocks);
+  if (params.multiplane) {
+    if (params.pages_per_block == 0 || params.blocks_per_plane == 0 || params.planes_per_die == 0) {
+      throw std::invalid_argument(
+          "NandTiming: multiplane needs pages_per_block, blocks_per_plane and planes_per_die");
+    }
+    m_gc_pushed.assign(params.dies, 0);
+    m_gc_latest_alike.assign(params.dies,
+                             std::vector<uint64_t>(4 * size_t{params.pages_per_block}));
+  }
   // GC is deferred (queued, placed lazily) only when its rank is below every host rank.
   const uint8_t gc_rank = rank_of(ftl::OpClass::kGc);
   m_deferred_rank =
@@ -176,7 +188,7 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   const uint32_t die = op.die;
   const uint32_t channel = channel_of(die);
 
-  drop_ended(m_die_slots[die], m_now, m_die_floor[die]);
+  drop_ended_slots(die);
   for (uint32_t d = channel; d < m_params.dies; d += m_params.channels) {
     drop_ended(m_transfer_slots[d], m_now, m_channel_floor[channel]);
   }
@@ -212,15 +224,29 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   // had planned to use delays that GC by as much.
   const bool gc_queued = !m_gc_queue[die].empty();
   const Picoseconds gc_from = gc_queued ? m_gc_queue[die].front().planned_start : 0;
-  const Placement at = place(die, shape, earliest, rule);
-
-  // Lower-priority work that has not started makes room: take it off both timelines, put the new
-  // operation in, then put the moved work back, in its old order, at the first places that fit.
-  take_overtaken(die, rule, at.start);
   const ftl::BlockId source_block = source_block_of(op);
-  const Hold hold = reserve(
-      die, DieSlot{0, 0, shape, op.op_class, op.kind, block, op.page, Hold::kFree, source_block},
-      at);
+  // Multi-plane: a reservation of the die that has not started by `ready` and may take this
+  // operation takes it (the scheduler would issue both as one command when the die frees).
+  const size_t partner = m_params.multiplane && block != kNoBlock && joinable(op.kind)
+                             ? find_partner(die, op, block, ready)
+                             : std::string::npos;
+  const bool joined = partner != std::string::npos;
+  Placement at{};
+  Hold hold = Hold::kFree;
+  DieSlot old_partner{};
+  if (joined) {
+    at = join_placed(die, partner, op, block, shape, ready, hold, old_partner);
+    ++m_counters.multiplane_joined[static_cast<size_t>(op.kind)];
+  } else {
+    at = place(die, shape, earliest, rule);
+    // Lower-priority work that has not started makes room: take it off both timelines, put the
+    // new operation in, then put the moved work back, in its old order, at the first places
+    // that fit.
+    take_overtaken(die, rule, at.start);
+    hold = reserve(
+        die, DieSlot{0, 0, shape, op.op_class, op.kind, block, op.page, Hold::kFree, source_block},
+        at);
+  }
   if (reads) {
     if (program_start != kNoStart) protect(die, block, program_start, rank_of(op.op_class), hold);
     if (old_copy) m_old_copy_read_end[die] = std::max(m_old_copy_read_end[die], at.end);
@@ -229,12 +255,13 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
     protect_predecessors(die, ftl::OpKind::kRead, source_block, rank_of(op.op_class), hold);
   }
   note_block(op.kind, block, at.start, at.end, source_block);
+  if (joined) note_slot(old_partner, at.start, at.end);  // the partner's blocks
   if (!m_moved.empty()) put_back_moved(die, at.end);
   if (gc_queued) {
     // The die time from gc_from on that this placement added: the new operation, and the moved
     // reservations where they are now less where they were (only they changed on the die).
     Picoseconds added = time_after(at.start, at.end, gc_from);
-    Picoseconds removed = 0;
+    Picoseconds removed = joined ? time_after(old_partner.start, old_partner.end, gc_from) : 0;
     if (!m_moved.empty()) {
       for (const DieSlot& again : m_moved_die) added += time_after(again.start, again.end, gc_from);
       for (const DieSlot& moved : m_moved) removed += time_after(moved.start, moved.end, gc_from);
@@ -245,9 +272,125 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   const auto kind = static_cast<size_t>(op.kind);
   ++m_counters.ops[kind];
   if (op.kind != ftl::OpKind::kErase) m_counters.bytes[kind] += op.bytes;
-  m_counters.die_busy_ps[die] += at.end - at.start;
+  m_counters.die_busy_ps[die] += (at.end - at.start) - (old_partner.end - old_partner.start);
   m_counters.channel_busy_ps[channel] += shape.in_ps + shape.out_ps;
   return at.end;
+}
+
+void NandTiming::drop_ended_slots(uint32_t die) {
+  auto& slots = m_die_slots[die];
+  for (auto it = slots.begin(); it != slots.end() && it->end <= m_now; ++it) {
+    if (it->group == kNoGroup) continue;
+    m_groups[it->group].clear();
+    m_free_groups.push_back(it->group);
+  }
+  drop_ended(slots, m_now, m_die_floor[die]);
+}
+
+uint32_t NandTiming::add_member(uint32_t group, const Member& member) {
+  if (group == kNoGroup) {
+    if (m_free_groups.empty()) {
+      group = static_cast<uint32_t>(m_groups.size());
+      m_groups.emplace_back();
+    } else {
+      group = m_free_groups.back();
+      m_free_groups.pop_back();
+    }
+  }
+  m_groups[group].push_back(member);
+  return group;
+}
+
+bool NandTiming::may_join(const ftl::FlashOp& op, ftl::BlockId block, ftl::OpKind kind,
+                          ftl::OpClass op_class, ftl::BlockId first_block, ftl::PageId page,
+                          uint32_t group) const {
+  if (kind != op.kind || rank_of(op_class) != rank_of(op.op_class)) return false;
+  const uint32_t per_block = m_params.pages_per_block;
+  if (kind != ftl::OpKind::kErase && page % per_block != op.page % per_block) return false;
+  const uint32_t plane = plane_of(block);
+  if (plane_of(first_block) == plane) return false;
+  for (const Member& member : members(group)) {
+    if (plane_of(member.block) == plane) return false;
+  }
+  return true;
+}
+
+size_t NandTiming::find_partner(uint32_t die, const ftl::FlashOp& op, ftl::BlockId block,
+                                Picoseconds ready) const {
+  const auto& slots = m_die_slots[die];
+  auto it = std::lower_bound(slots.begin(), slots.end(), ready,
+                             [](const DieSlot& s, Picoseconds t) { return s.start < t; });
+  for (; it != slots.end(); ++it) {
+    if (may_join(op, block, it->kind, it->op_class, it->block, it->page, it->group)) {
+      return static_cast<size_t>(it - slots.begin());
+    }
+  }
+  return std::string::npos;
+}
+
+NandTiming::Placement NandTiming::join_placed(uint32_t die, size_t partner, const ftl::FlashOp& op,
+                                              ftl::BlockId block, const Shape& shape,
+                                              Picoseconds ready, Hold& hold, DieSlot& old) {
+  auto& slots = m_die_slots[die];
+  old = slots[partner];
+  m_moved.assign(slots.begin() + static_cast<std::ptrdiff_t>(partner) + 1, slots.end());
+  slots.erase(slots.begin() + static_cast<std::ptrdiff_t>(partner), slots.end());
+  // The transfers of the reservations taken off: those that start from the partner's start on
+  // (a transfer lies inside its reservation, and the die's reservations are disjoint).
+  auto& transfers = m_transfer_slots[die];
+  transfers.erase(std::lower_bound(transfers.begin(), transfers.end(), old.start,
+                                   [](const ChannelSlot& c, Picoseconds t) { return c.start < t; }),
+                  transfers.end());
+  DieSlot joined = old;
+  joined.shape = joined_shape(old.shape, shape);
+  joined.group = add_member(old.group, Member{block, op.page});
+  // Nothing the die still holds may be overtaken (all from the partner on is off it): the joined
+  // operation goes at the partner's place, or later if the channel has no room for its commands
+  // and data there.
+  const Placement at = place(die, joined.shape, old.start, fixed_at(die, ready));
+  hold = reserve(die, joined, at, old.hold);
+  return at;
+}
+
+size_t NandTiming::alike_key(ftl::OpKind kind, ftl::PageId page) const {
+  const size_t offset = kind == ftl::OpKind::kErase ? 0 : page % m_params.pages_per_block;
+  const size_t kind_index = kind == ftl::OpKind::kRead        ? 0
+                            : kind == ftl::OpKind::kSpareRead ? 1
+                            : kind == ftl::OpKind::kProgram   ? 2
+                                                              : 3;
+  return kind_index * m_params.pages_per_block + offset;
+}
+
+Picoseconds NandTiming::join_queued(uint32_t die, const ftl::FlashOp& op, ftl::BlockId block,
+                                    const Shape& shape, Picoseconds ready) {
+  auto& queue = m_gc_queue[die];
+  if (queue.empty()) return 0;
+  // The queued operations of the same kind and offset, latest first. Queued GC is planned in
+  // queue order, each after the one before: those not started by `ready` are the latest.
+  const uint64_t front = queue.front().position;
+  for (uint64_t at = m_gc_latest_alike[die][alike_key(op.kind, op.page)]; at > front;) {
+    const auto it = queue.begin() + static_cast<std::ptrdiff_t>(at - 1 - front);
+    at = it->previous_alike;
+    if (it->planned_start < ready) break;
+    if (!may_join(op, block, it->kind, ftl::OpClass::kGc, it->block, it->page, it->group)) {
+      continue;
+    }
+    // Queued GC on this block after the partner must stay after this operation.
+    if (m_block_order[block].queued_gc > it->seq) continue;
+    const Shape joined = joined_shape(it->shape, shape);
+    const auto total = [](const Shape& s) { return s.in_ps + s.array_ps + s.out_ps; };
+    const Picoseconds growth = total(joined) - total(it->shape);
+    it->shape = joined;
+    it->ready = std::max(it->ready, ready);
+    it->group = add_member(it->group, Member{block, op.page});
+    it->planned_end += growth;
+    m_gc_tail[die] += growth;  // the GC queued after it is planned that much later
+    m_block_order[block].queued_gc = it->seq;
+    ++m_counters.multiplane_joined[static_cast<size_t>(op.kind)];
+    m_counters.die_busy_ps[die] += growth;
+    return it->planned_end;
+  }
+  return 0;
 }
 
 Picoseconds NandTiming::work_ends(uint32_t die) const {
@@ -284,13 +427,17 @@ void NandTiming::protect(uint32_t die, ftl::BlockId block, Picoseconds start, ui
   auto it = std::lower_bound(slots.begin(), slots.end(), start,
                              [](const DieSlot& s, Picoseconds t) { return s.start < t; });
   if (it == slots.end() || it->start != start) return;  // forgotten
-  if (it->block != block && it->source_block != block) return;
+  if (!touches(*it, block)) return;
   if (rank_of(it->op_class) > rank || it->hold < hold) pin_through(die, block, start);
 }
 
 bool NandTiming::copy_queued(uint32_t die, ftl::PageId page) const {
   for (const PendingGc& queued : m_gc_queue[die]) {
-    if (queued.page == page && writes_page(queued.kind)) return true;
+    if (!writes_page(queued.kind)) continue;
+    if (queued.page == page) return true;
+    for (const Member& member : members(queued.group)) {
+      if (member.page == page) return true;
+    }
   }
   return false;
 }
@@ -307,9 +454,10 @@ Picoseconds NandTiming::page_written_at(uint32_t die, ftl::BlockId block, ftl::P
   const auto first = first_ending_after(slots, ready);
   while (it != first) {
     --it;
-    if (it->block != block) continue;
+    const ftl::PageId on_block = page_on(*it, block);
+    if (on_block == ftl::kNone) continue;
     if (it->kind == ftl::OpKind::kErase) break;  // the page was written in an earlier life
-    if (it->page == page && writes_page(it->kind)) {
+    if (on_block == page && writes_page(it->kind)) {
       // A copy-back's source stays valid until its block's erase, which comes after the copy:
       // a read placed before the copy reads the source, one placed after it the copy. No wait.
       if (it->kind == ftl::OpKind::kCopyback) return 0;
@@ -336,15 +484,21 @@ void NandTiming::pin_through(uint32_t die, ftl::BlockId block, Picoseconds start
                              [](Picoseconds t, const DieSlot& s) { return t < s.start; });
   while (it != slots.begin() && std::prev(it)->start >= walk_down_to) {
     --it;
-    if ((it->block != block && it->source_block != block) || it->hold == Hold::kPinned) continue;
+    if (!touches(*it, block) || it->hold == Hold::kPinned) continue;
     it->hold = Hold::kPinned;
     auto& transfers = m_transfer_slots[die];
     for (auto c = first_ending_after(transfers, it->start);
          c != transfers.end() && c->start < it->end; ++c) {
       if (c->owner_start == it->start) c->hold = Hold::kPinned;
     }
-    if (it->source_block != kNoBlock) {
-      pin_through(die, it->block == block ? it->source_block : it->block, it->start);
+    // What the operation waits for on its other blocks (a copy-back's, a multi-plane one's).
+    const DieSlot pinned = *it;  // the walks below may not move it, but keep no reference
+    if (pinned.block != block) pin_through(die, pinned.block, pinned.start);
+    if (pinned.source_block != kNoBlock && pinned.source_block != block) {
+      pin_through(die, pinned.source_block, pinned.start);
+    }
+    for (const Member& member : members(pinned.group)) {
+      if (member.block != block) pin_through(die, member.block, pinned.start);
     }
   }
 }
@@ -361,6 +515,23 @@ void NandTiming::note_block(ftl::OpKind kind, ftl::BlockId block, Picoseconds st
   (reads ? order.read_start : order.written_start) = start;
 }
 
+void NandTiming::note_slot(const DieSlot& slot, Picoseconds start, Picoseconds end) {
+  note_block(slot.kind, slot.block, start, end, slot.source_block);
+  for (const Member& member : members(slot.group)) note_block(slot.kind, member.block, start, end);
+}
+
+bool NandTiming::touches(const DieSlot& slot, ftl::BlockId block) const {
+  return page_on(slot, block) != ftl::kNone || slot.source_block == block;
+}
+
+ftl::PageId NandTiming::page_on(const DieSlot& slot, ftl::BlockId block) const {
+  if (slot.block == block) return slot.page;
+  for (const Member& member : members(slot.group)) {
+    if (member.block == block) return member.page;
+  }
+  return ftl::kNone;
+}
+
 Picoseconds NandTiming::queue_gc(const ftl::FlashOp& op, const Shape& shape, Picoseconds ready) {
   const uint32_t die = op.die;
   const Picoseconds die_ps = shape.in_ps + shape.array_ps + shape.out_ps;
@@ -368,11 +539,33 @@ Picoseconds NandTiming::queue_gc(const ftl::FlashOp& op, const Shape& shape, Pic
   const ftl::BlockId source_block = source_block_of(op);
   ready = std::max(
       {ready, block_allows(op.kind, block), block_allows(ftl::OpKind::kRead, source_block)});
+  const auto kind = static_cast<size_t>(op.kind);
+  if (m_params.multiplane && block != kNoBlock && joinable(op.kind)) {
+    const Picoseconds joined_end = join_queued(die, op, block, shape, ready);
+    if (joined_end != 0) {
+      ++m_counters.ops[kind];
+      if (op.kind != ftl::OpKind::kErase) m_counters.bytes[kind] += op.bytes;
+      m_counters.channel_busy_ps[channel_of(die)] += shape.in_ps + shape.out_ps;
+      if (op.kind == ftl::OpKind::kErase) ++m_gc_queued_erases[die];
+      if (m_params.gc_backlog_erases > 0 && m_gc_queued_erases[die] > m_params.gc_backlog_erases) {
+        hold_gc_through(die, 0);
+      }
+      return joined_end;
+    }
+  }
   m_gc_queue[die].push_back(
       PendingGc{shape, ready, op.kind, block, op.page, ++m_gc_seq, 0, source_block});
+  if (m_params.multiplane) {
+    PendingGc& queued = m_gc_queue[die].back();
+    queued.position = m_gc_pushed[die]++;  // every operation: positions index the queue
+    if (joinable(op.kind)) {
+      uint64_t& latest = m_gc_latest_alike[die][alike_key(op.kind, op.page)];
+      queued.previous_alike = latest;
+      latest = queued.position + 1;
+    }
+  }
   if (block != kNoBlock) m_block_order[block].queued_gc = m_gc_seq;
   if (op.kind == ftl::OpKind::kErase) ++m_gc_queued_erases[die];
-  const auto kind = static_cast<size_t>(op.kind);
   ++m_counters.ops[kind];
   if (op.kind != ftl::OpKind::kErase) m_counters.bytes[kind] += op.bytes;
   m_counters.die_busy_ps[die] += die_ps;
@@ -384,6 +577,7 @@ Picoseconds NandTiming::queue_gc(const ftl::FlashOp& op, const Shape& shape, Pic
   const Placement at = place(
       die, shape, std::max({ready, m_gc_tail[die], m_gc_cursor[die], m_die_floor[die]}), fixed);
   m_gc_queue[die].back().planned_start = at.start;
+  m_gc_queue[die].back().planned_end = at.end;
   m_gc_tail[die] = at.end;
   // Too much deferred: the oldest victim's GC is placed for good, and host work waits for it.
   if (m_params.gc_backlog_erases > 0 && m_gc_queued_erases[die] > m_params.gc_backlog_erases) {
@@ -395,7 +589,10 @@ Picoseconds NandTiming::queue_gc(const ftl::FlashOp& op, const Shape& shape, Pic
 std::vector<NandTiming::Reservation> NandTiming::reservations(uint32_t die) const {
   std::vector<Reservation> out;
   for (const DieSlot& slot : m_die_slots[die]) {
-    out.push_back({slot.start, slot.end, slot.kind, slot.op_class, slot.block, slot.source_block});
+    std::vector<ftl::BlockId> joined_blocks;
+    for (const Member& member : members(slot.group)) joined_blocks.push_back(member.block);
+    out.push_back({slot.start, slot.end, slot.kind, slot.op_class, slot.block, slot.source_block,
+                   std::move(joined_blocks)});
   }
   return out;
 }
@@ -432,19 +629,27 @@ void NandTiming::place_queued_front(uint32_t die, const Placement& at, Hold hold
   auto& queue = m_gc_queue[die];
   const PendingGc next = queue.front();
   queue.pop_front();
-  const Hold held = reserve(die,
-                            DieSlot{0, 0, next.shape, ftl::OpClass::kGc, next.kind, next.block,
-                                    next.page, Hold::kFree, next.source_block},
-                            at, hold);
+  const DieSlot slot{0,          0,         next.shape,  ftl::OpClass::kGc, next.kind,
+                     next.block, next.page, Hold::kFree, next.source_block, next.group};
+  const Hold held = reserve(die, slot, at, hold);
   const uint8_t gc_rank = rank_of(ftl::OpClass::kGc);
   protect_predecessors(die, next.kind, next.block, gc_rank, held);
   protect_predecessors(die, ftl::OpKind::kRead, next.source_block, gc_rank, held);
-  m_gc_cursor[die] = at.end;
-  note_block(next.kind, next.block, at.start, at.end, next.source_block);
-  if (next.block != kNoBlock && m_block_order[next.block].queued_gc == next.seq) {
-    m_block_order[next.block].queued_gc = 0;
+  for (const Member& member : members(next.group)) {
+    protect_predecessors(die, next.kind, member.block, gc_rank, held);
   }
-  if (next.kind == ftl::OpKind::kErase) --m_gc_queued_erases[die];
+  m_gc_cursor[die] = at.end;
+  note_slot(slot, at.start, at.end);
+  const auto done_queuing = [&](ftl::BlockId block) {
+    if (block != kNoBlock && m_block_order[block].queued_gc == next.seq) {
+      m_block_order[block].queued_gc = 0;
+    }
+  };
+  done_queuing(next.block);
+  for (const Member& member : members(next.group)) done_queuing(member.block);
+  if (next.kind == ftl::OpKind::kErase) {
+    m_gc_queued_erases[die] -= 1 + static_cast<uint32_t>(members(next.group).size());
+  }
 }
 
 void NandTiming::materialize_gc(uint32_t die, Picoseconds before) {
@@ -559,6 +764,9 @@ NandTiming::Hold NandTiming::reserve(uint32_t die, const DieSlot& what, const Pl
     return block != kNoBlock && at.start < m_block_order[block].pinned_before;
   };
   if (before_pinned(what.block) || before_pinned(what.source_block)) hold = Hold::kPinned;
+  for (const Member& member : members(what.group)) {
+    if (before_pinned(member.block)) hold = Hold::kPinned;
+  }
   if (at.end > at.start) {
     DieSlot slot = what;
     slot.start = at.start;
@@ -627,7 +835,7 @@ void NandTiming::put_back_moved(uint32_t die, Picoseconds new_end) {
     again_slot.start = again.start;
     again_slot.end = again.end;
     m_moved_die.push_back(again_slot);
-    note_block(moved.kind, moved.block, again.start, again.end, moved.source_block);
+    note_slot(moved, again.start, again.end);
     if (moved.shape.in_ps > 0) {
       m_moved_channel.push_back(ChannelSlot{again.start, again.start + moved.shape.in_ps,
                                             again.start, moved.op_class, moved.hold});

@@ -1,10 +1,18 @@
 // Cycle-approximate timing of the NAND flash array: channel buses and dies, as busy-until
 // reservations in integer picoseconds. Models command/address cycles and data transfer at the
 // channel rate, tR / spare-area tR / tPROG / tBERS (tR and tPROG per page type for MLC/TLC
-// parts), copy-back (a page copied inside the die, no transfer), and per-die priority (host reads
-// before host writes before GC, non-preemptive). Leaves out multi-plane, cache read/program, ECC
+// parts), copy-back (a page copied inside the die, no transfer), multi-plane operations (pages at
+// the same offset in different planes of a die sharing one array time), and per-die priority
+// (host reads before host writes before GC, non-preemptive). Leaves out cache read/program, ECC
 // and read retry; the channel has no priority (first come, first served). Plain C++ with no
 // SystemC, so the timing can be tested and benchmarked without a kernel.
+//
+// Multi-plane (nand.multiplane), as MQSim's transaction scheduler forms it: an operation joins
+// one of its die's that has not started by the time it is ready, of the same kind and priority,
+// at the same page offset in another plane (any block; erases at any block). The joined
+// operation moves each page over the channel in turn (the commands, then the data, plane by
+// plane) and takes the array once, for the slowest of its pages; the die's later reservations
+// move later by what the join added. Queued GC joins queued GC the same way.
 //
 // Order across commands, per block: a program starts after the block's erase and its previous
 // program have completed, an erase after the block's last program and last read, and a read
@@ -64,6 +72,11 @@ struct NandTimingParams {
   // number of blocks; 0 leaves it out (unit tests of the die and channel alone).
   uint32_t pages_per_block = 0;
   uint64_t blocks = 0;
+  // Multi-plane operations (nand.multiplane) need the plane of a block: blocks are numbered
+  // plane-major inside a die (ftl/core/geometry.h), blocks_per_plane of them per plane.
+  bool multiplane = false;
+  uint32_t planes_per_die = 1;
+  uint32_t blocks_per_plane = 0;
   // Erases of queued GC (a victim each) a die may defer behind host work before the oldest is
   // placed for good (nand.gc_backlog_victims_per_die); 0 = no bound.
   uint32_t gc_backlog_erases = 0;
@@ -79,8 +92,17 @@ struct NandCounters {
   std::array<uint64_t, kNandOpKinds> bytes{};  // bytes moved over the channel, by kind
   std::vector<Picoseconds> die_busy_ps;        // time each die was reserved (includes data-out)
   std::vector<Picoseconds> channel_busy_ps;    // time each channel carried commands or data
+  // Operations, by kind, that joined another's array time as one multi-plane operation (also
+  // counted in `ops`).
+  std::array<uint64_t, kNandOpKinds> multiplane_joined{};
 
   uint64_t count(ftl::OpKind kind) const { return ops[static_cast<size_t>(kind)]; }
+  uint64_t joined(ftl::OpKind kind) const { return multiplane_joined[static_cast<size_t>(kind)]; }
+  uint64_t joined() const {
+    uint64_t total = 0;
+    for (const uint64_t n : multiplane_joined) total += n;
+    return total;
+  }
 };
 
 class NandTiming final : public ftl::DieLoad {
@@ -106,8 +128,9 @@ class NandTiming final : public ftl::DieLoad {
     Picoseconds end;
     ftl::OpKind kind;
     ftl::OpClass op_class;
-    ftl::BlockId block;         // ~0 without per-block order
-    ftl::BlockId source_block;  // a copy-back's source block, else ~0
+    ftl::BlockId block;                       // ~0 without per-block order
+    ftl::BlockId source_block;                // a copy-back's source block, else ~0
+    std::vector<ftl::BlockId> joined_blocks;  // the other planes' blocks of a multi-plane one
   };
   // What `die` holds now (what advance() has not forgotten), in time order; queued GC not yet
   // placed is not in it (place_queued_gc()).
@@ -142,6 +165,12 @@ class NandTiming final : public ftl::DieLoad {
   // (another operation on the block depends on them) by nothing.
   enum class Hold : uint8_t { kFree, kHeld, kPinned };
   static constexpr ftl::BlockId kNoBlock = ~ftl::BlockId{0};
+  static constexpr uint32_t kNoGroup = ~uint32_t{0};
+  // A page of a multi-plane operation other than its first (m_groups).
+  struct Member {
+    ftl::BlockId block;
+    ftl::PageId page;
+  };
   // One operation's reservation of a die, from its command until its last byte has moved.
   struct DieSlot {
     Picoseconds start;
@@ -153,6 +182,7 @@ class NandTiming final : public ftl::DieLoad {
     ftl::PageId page;
     Hold hold = Hold::kFree;
     ftl::BlockId source_block = kNoBlock;  // a copy-back's source block (read from)
+    uint32_t group = kNoGroup;             // the other pages of a multi-plane operation
   };
   // One transfer on a die's channel; `owner_start` names the die's DieSlot it belongs to.
   struct ChannelSlot {
@@ -213,6 +243,51 @@ class NandTiming final : public ftl::DieLoad {
   ftl::BlockId source_block_of(const ftl::FlashOp& op) const {
     return op.kind == ftl::OpKind::kCopyback ? block_of(op.source) : kNoBlock;
   }
+  // The plane of `block` inside its die.
+  uint32_t plane_of(ftl::BlockId block) const {
+    return (block / m_params.blocks_per_plane) % m_params.planes_per_die;
+  }
+  // Multi-plane operations are formed of reads, spare-area reads, programs and erases.
+  static bool joinable(ftl::OpKind kind) {
+    return kind == ftl::OpKind::kRead || kind == ftl::OpKind::kSpareRead ||
+           kind == ftl::OpKind::kProgram || kind == ftl::OpKind::kErase;
+  }
+  // The pages of a multi-plane operation besides its first (none for any other operation).
+  const std::vector<Member>& members(uint32_t group) const {
+    static const std::vector<Member> kNone;
+    return group == kNoGroup ? kNone : m_groups[group];
+  }
+  // Whether `op` (on `block`) may join the operation of `kind` and `op_class` whose first page
+  // is `page` (on `first_block`) and other pages `group`: the same kind and die priority, the
+  // same page offset (erases: any), and a plane it does not use yet.
+  bool may_join(const ftl::FlashOp& op, ftl::BlockId block, ftl::OpKind kind, ftl::OpClass op_class,
+                ftl::BlockId first_block, ftl::PageId page, uint32_t group) const;
+  // The die's reservation `op` joins (its index): the first that has not started by `ready`
+  // and may take it; npos if none.
+  size_t find_partner(uint32_t die, const ftl::FlashOp& op, ftl::BlockId block,
+                      Picoseconds ready) const;
+  // Joins `op` (`shape`, on `block`) to the die's reservation at `partner`: that reservation and
+  // every later one come off the die (the later ones into m_moved, to be put back), the joined
+  // operation is placed from the partner's start on and reserved; `old` is the partner as it was.
+  Placement join_placed(uint32_t die, size_t partner, const ftl::FlashOp& op, ftl::BlockId block,
+                        const Shape& shape, Picoseconds ready, Hold& hold, DieSlot& old);
+  // Joins queued GC `op` to the die's queued GC that may take it, if one has not started by
+  // `ready` as planned; returns the joined operation's planned completion (0: none joined).
+  Picoseconds join_queued(uint32_t die, const ftl::FlashOp& op, ftl::BlockId block,
+                          const Shape& shape, Picoseconds ready);
+  // Adds a page to `group` (a new group for kNoGroup) and returns the group.
+  uint32_t add_member(uint32_t group, const Member& member);
+  // The shape of two operations done as one multi-plane operation: commands and data of each in
+  // turn, the array once for the slower.
+  static Shape joined_shape(const Shape& a, const Shape& b) {
+    return {a.in_ps + b.in_ps, std::max(a.array_ps, b.array_ps), a.out_ps + b.out_ps};
+  }
+  // Forgets the die's reservations that ended by m_now, freeing their multi-plane groups.
+  void drop_ended_slots(uint32_t die);
+  // Whether `slot` works on `block` (any of its pages, or a copy-back's source).
+  bool touches(const DieSlot& slot, ftl::BlockId block) const;
+  // The page `slot` programs, reads or erases on `block` (not as a copy-back's source), or kNone.
+  ftl::PageId page_on(const DieSlot& slot, ftl::BlockId block) const;
   // A program or copy-back of a page: what a read of that page waits for.
   static bool writes_page(ftl::OpKind kind) {
     return kind == ftl::OpKind::kProgram || kind == ftl::OpKind::kCopyback;
@@ -237,6 +312,8 @@ class NandTiming final : public ftl::DieLoad {
   // moved) to [start, end).
   void note_block(ftl::OpKind kind, ftl::BlockId block, Picoseconds start, Picoseconds end,
                   ftl::BlockId source_block = kNoBlock);
+  // The same for every block of `slot` (its pages in every plane, a copy-back's source).
+  void note_slot(const DieSlot& slot, Picoseconds start, Picoseconds end);
   Placement place(uint32_t die, const Shape& shape, Picoseconds earliest,
                   const Overtake& rule) const;
   Picoseconds channel_gap(uint32_t channel, Picoseconds earliest, Picoseconds length,
@@ -284,7 +361,16 @@ class NandTiming final : public ftl::DieLoad {
     uint64_t seq;                          // number in the order all GC was queued, from 1
     Picoseconds planned_start = 0;         // where it was planned when queued
     ftl::BlockId source_block = kNoBlock;  // a copy-back's source block
+    Picoseconds planned_end = 0;           // its completion as planned (and returned)
+    uint32_t group = kNoGroup;             // the other pages of a multi-plane operation
+    // Multi-plane: its position in the die's queue (counting every operation queued on the die)
+    // and 1 + the position of the one queued before it with the same kind and page offset (0:
+    // none), so that a join looks only at those.
+    uint64_t position = 0;
+    uint64_t previous_alike = 0;
   };
+  // The key of an operation's kind and page offset (erases: any offset) among the joinable.
+  size_t alike_key(ftl::OpKind kind, ftl::PageId page) const;
   std::vector<std::deque<PendingGc>> m_gc_queue;  // per die
   std::vector<Picoseconds> m_gc_tail;             // per die: planned end of the last queued GC op
   std::vector<Picoseconds> m_gc_cursor;           // per die: end of the last GC op placed
@@ -294,6 +380,14 @@ class NandTiming final : public ftl::DieLoad {
   // the die's queued erases wait for it.
   std::vector<Picoseconds> m_old_copy_read_end;
   uint64_t m_gc_seq = 0;
+  // The other pages of each multi-plane operation (DieSlot::group, PendingGc::group), and the
+  // groups free for reuse.
+  std::vector<std::vector<Member>> m_groups;
+  std::vector<uint32_t> m_free_groups;
+  // Multi-plane, per die: operations queued as GC so far, and for each alike_key() 1 + the
+  // position of the latest queued with it (0: none).
+  std::vector<uint64_t> m_gc_pushed;
+  std::vector<std::vector<uint64_t>> m_gc_latest_alike;
   std::vector<BlockOrder> m_block_order;  // per block, when per-block order is on
 
   NandTimingParams m_params;

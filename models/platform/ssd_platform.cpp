@@ -184,6 +184,10 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
   r.nand_programs = nand.count(ftl::OpKind::kProgram);
   r.nand_erases = nand.count(ftl::OpKind::kErase);
   r.nand_copybacks = nand.count(ftl::OpKind::kCopyback);
+  r.nand_joined_reads = nand.joined(ftl::OpKind::kRead);
+  r.nand_joined_spare_reads = nand.joined(ftl::OpKind::kSpareRead);
+  r.nand_joined_programs = nand.joined(ftl::OpKind::kProgram);
+  r.nand_joined_erases = nand.joined(ftl::OpKind::kErase);
   for (const Picoseconds busy : nand.die_busy_ps) r.die_busy_ns.push_back(busy / 1000);
   for (const Picoseconds busy : nand.channel_busy_ps) r.channel_busy_ns.push_back(busy / 1000);
 

@@ -217,6 +217,8 @@ class FtlLikeStream {
       }
       for (const auto& slot : slots) {
         by_block[slot.block].push_back(slot);
+        // A multi-plane operation is the same operation on each of its other blocks.
+        for (const ftl::BlockId joined : slot.joined_blocks) by_block[joined].push_back(slot);
         if (slot.kind != OpKind::kCopyback) continue;
         NandTiming::Reservation read = slot;  // a read of its source block, at the same time
         read.kind = OpKind::kRead;
@@ -354,7 +356,7 @@ class FtlLikeStream {
 };
 
 NandTimingParams property_params(const std::string& die_scheduling, const std::string& gc_mode,
-                                 uint32_t backlog_victims) {
+                                 uint32_t backlog_victims, bool multiplane = false) {
   config::PlatformConfig platform;
   platform.nand.channels = 2;
   platform.nand.chips_per_channel = 2;
@@ -363,6 +365,7 @@ NandTimingParams property_params(const std::string& die_scheduling, const std::s
   platform.nand.pages_per_block = 8;
   platform.nand.die_scheduling = die_scheduling;
   platform.ftl.gc_mode = gc_mode;
+  platform.nand.multiplane = multiplane;
   NandTimingParams p = NandTimingParams::from_config(platform);
   p.gc_backlog_erases = backlog_victims;
   return p;
@@ -376,6 +379,8 @@ void expect_order_holds(const NandTimingParams& params, uint64_t operations, uin
   stream.run(nand, operations);
   nand.place_queued_gc();
   stream.check(nand);
+  // With multi-plane operations on, the stream's two planes per die do form some.
+  EXPECT_EQ(nand.counters().joined() > 0, params.multiplane);
 }
 
 TEST(NandBlockOrderProperty, AMillionOperationsWithTheDefaultPolicies) {
@@ -386,15 +391,21 @@ TEST(NandBlockOrderProperty, AMillionOperationsWithCopyback) {
   expect_order_holds(property_params("read_priority", "incremental", 2), 1'000'000, 2, true);
 }
 
+TEST(NandBlockOrderProperty, AMillionOperationsWithMultiplane) {
+  expect_order_holds(property_params("read_priority", "incremental", 2, true), 1'000'000, 3);
+}
+
 TEST(NandBlockOrderProperty, EveryPolicyCombination) {
   for (const std::string scheduling : {"read_priority", "fcfs"}) {
     for (const std::string mode : {"incremental", "blocking"}) {
       for (const uint32_t backlog : {0u, 1u, 16u}) {
         for (const bool copyback : {false, true}) {
-          SCOPED_TRACE(scheduling + " " + mode + " backlog " + std::to_string(backlog) +
-                       (copyback ? " copyback" : ""));
-          expect_order_holds(property_params(scheduling, mode, backlog), 100'000, backlog + 7,
-                             copyback);
+          for (const bool multiplane : {false, true}) {
+            SCOPED_TRACE(scheduling + " " + mode + " backlog " + std::to_string(backlog) +
+                         (copyback ? " copyback" : "") + (multiplane ? " multiplane" : ""));
+            expect_order_holds(property_params(scheduling, mode, backlog, multiplane), 100'000,
+                               backlog + 7, copyback);
+          }
         }
       }
     }
