@@ -75,6 +75,11 @@ struct FtlConfig {
 struct ControllerConfig {
   double cpu_mhz = 400.0;              // controller.cpu_mhz
   uint32_t cycles_per_command = 1000;  // controller.cycles_per_command (firmware overhead)
+  // controller.write_waits_for_gc: a write that starts GC completes with that GC's last
+  // operation (true: GC in the foreground of the write that needed the space, as DiskSim's SSD
+  // model cleans), or with its own operations only (false: GC runs behind the write, as in
+  // MQSim, where a user write waits only for what is ahead of it on its die).
+  bool write_waits_for_gc = true;
   // controller.cycles_per_<unit>: the price of each primitive (config/cpu_primitives.h).
 #define SSD_PRICE_FIELD(count, unit, default_cycles, is_mapping, description) \
   double cycles_per_##unit = default_cycles;

@@ -99,6 +99,8 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
       {"controller.cpu_mhz", &c.cpu_mhz, "FTL processor clock", kClock},
       {"controller.cycles_per_command", &c.cycles_per_command,
        "Firmware cycles per host command (parse, queue, complete)"},
+      {"controller.write_waits_for_gc", &c.write_waits_for_gc,
+       "A write that starts GC completes with that GC (true) or with its own operations only"},
 
       {"accelerator.clock_mhz", &p.accelerator.clock_mhz, "Hash-lookup accelerator clock", kClock},
       {"accelerator.bucket_bits", &p.accelerator.bucket_bits,

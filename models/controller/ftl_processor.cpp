@@ -43,7 +43,8 @@ FtlProcessor::FtlProcessor(sc_core::sc_module_name name, const config::PlatformC
       dram_socket("dram_socket"),
       nvram_socket("nvram_socket"),
       m_device(device),
-      m_costs(CpuCosts::from_config(platform.controller)) {
+      m_costs(CpuCosts::from_config(platform.controller)),
+      m_write_waits_for_gc(platform.controller.write_waits_for_gc) {
   host_socket.register_b_transport(this, &FtlProcessor::b_transport);
   m_op_payload.set_extension(&m_op_extension);
   m_op_payload.set_data_ptr(m_scratch);
@@ -129,7 +130,9 @@ Picoseconds FtlProcessor::serve(ftl::HostCommand& command, Picoseconds ready,
 
   // GC runs in the foreground of the write that needed the space (GC is incremental: one victim
   // per page at most, so that is bounded), at GC priority on the dies: other commands' reads and
-  // writes go ahead of GC operations that have not started. A flush waits for everything.
+  // writes go ahead of GC operations that have not started. With controller.write_waits_for_gc
+  // off, the command completes with its own operations (and what they wait for) and its GC runs
+  // behind it. A flush waits for everything.
   // A read of a page whose program is still in flight is served from that program's buffer.
   const ftl::OpList& ops = backend.ops();
   m_done.resize(ops.size());
@@ -150,7 +153,9 @@ Picoseconds FtlProcessor::serve(ftl::HostCommand& command, Picoseconds ready,
     if (op.kind == ftl::OpKind::kProgram) m_program_buffers.programmed(op.page, m_done[i]);
     backend.op_completed(i, m_done[i]);
     m_all_done_at = std::max(m_all_done_at, m_done[i]);
-    completion = std::max(completion, m_done[i]);
+    if (m_write_waits_for_gc || op.op_class != ftl::OpClass::kGc) {
+      completion = std::max(completion, m_done[i]);
+    }
   }
   if (command.kind == ftl::CommandKind::kFlush) completion = std::max(completion, m_all_done_at);
   return completion;

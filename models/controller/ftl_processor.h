@@ -76,6 +76,7 @@ class FtlProcessor : public sc_core::sc_module {
 
   ftl::FtlDevice& m_device;
   CpuCosts m_costs;
+  bool m_write_waits_for_gc;  // controller.write_waits_for_gc
   Picoseconds m_cpu_free_at = 0;
   Picoseconds m_all_done_at = 0;  // latest completion of any operation so far (for flushes)
   FirmwareTotals m_totals;

@@ -667,6 +667,43 @@ TEST(FtlProcessor, FlushWaitsForEveryEarlierOperation) {
   EXPECT_EQ(rig.host.delay_ps(4), 1 * kUs);    // relative to 600 us
 }
 
+// A write that starts GC: its own program on die 0 (1-501 us), and GC's read, program and erase of
+// a victim on die 1, each after the one before (1-51, 51-551, 551-3551 us). Then a flush.
+void write_that_starts_gc(Rig& rig) {
+  rig.scheme->then([](FlashBackend& b) {
+    b.program(page_on_die(b, 0), nullptr, nullptr, OpClass::kHostWrite);
+    const uint32_t read = b.read(page_on_die(b, 1, 1), 1, OpClass::kGc);
+    const uint32_t copy = b.program(page_on_die(b, 1, 2), nullptr, nullptr, OpClass::kGc, read);
+    b.erase(block_on_die(b, 1, 1), OpClass::kGc, copy);
+  });
+  rig.scheme->then([](FlashBackend&) {});  // CPU 1-2
+  rig.host.submit(CommandKind::kWrite);
+  rig.host.submit(CommandKind::kFlush);
+  sc_core::sc_start();
+}
+
+// controller.write_waits_for_gc (default true): the write completes with its GC's last operation.
+TEST(FtlProcessor, AWriteCompletesWithTheGcItStarted) {
+  Rig rig(timed_platform());
+  write_that_starts_gc(rig);
+  ASSERT_EQ(rig.host.results().size(), 2u);
+  EXPECT_EQ(rig.host.delay_ps(0), 3551 * kUs);
+  EXPECT_EQ(rig.host.delay_ps(1), 3551 * kUs);
+}
+
+// Off: the write completes with its own program; its GC runs behind it, and a flush still waits
+// for that GC.
+TEST(FtlProcessor, WithoutWriteWaitsForGcAWriteCompletesWithItsOwnOperations) {
+  config::PlatformConfig p = timed_platform();
+  p.controller.write_waits_for_gc = false;
+  Rig rig(p);
+  write_that_starts_gc(rig);
+  ASSERT_EQ(rig.host.results().size(), 2u);
+  EXPECT_EQ(rig.host.delay_ps(0), 501 * kUs);
+  EXPECT_EQ(rig.host.delay_ps(1), 3551 * kUs);
+  EXPECT_EQ(rig.nand.seen().size(), 4u);  // the GC was issued all the same
+}
+
 // totals(): host commands, cycles and mapping cycles summed over commands, CPU busy time as the
 // sum of each command's firmware time (each rounded once), no accelerator wait without an
 // accelerator, and the primitive counts summed.
