@@ -1,6 +1,6 @@
 // Why a run ended before its workload did, and the request to stop one from outside (SIGINT).
-// The host interface checks both at every request; SsdPlatform::run() turns a stop into a
-// RunStopped exception, which ssdsim reports (docs/errors.md).
+// The host interface checks both at every request; SsdPlatform::run_to_end() returns a stop,
+// which ssdsim reports (docs/errors.md), and SsdPlatform::run() throws it as RunStopped.
 #pragma once
 
 #include <atomic>

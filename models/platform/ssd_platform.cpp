@@ -112,18 +112,27 @@ void SsdPlatform::precondition() {
 }
 
 report::RunReport SsdPlatform::run() {
+  Outcome outcome = run_to_end();
+  if (!outcome.trace_failure.empty()) throw workload::TraceError(outcome.trace_failure);
+  if (outcome.stop.cause != RunStop::Cause::kNone) {
+    throw RunStopped(outcome.stop.cause, outcome.stop.message);
+  }
+  return std::move(*outcome.report);
+}
+
+SsdPlatform::Outcome SsdPlatform::run_to_end() {
   m_stats_before_run = m_device->scheme().stats();
   m_written_before_run = m_device->backend().written();
   const auto start = std::chrono::steady_clock::now();
   sc_core::sc_start();
+  Outcome outcome;
   // A trace that turned bad during replay ended the workload early: bad input, not a result.
-  if (const std::string failure = m_source->failure(); !failure.empty()) {
-    throw workload::TraceError(failure);
+  outcome.trace_failure = m_source->failure();
+  outcome.stop = m_host->stop();
+  if (outcome.trace_failure.empty() && outcome.stop.cause == RunStop::Cause::kNone) {
+    outcome.report = gather(seconds_since(start));
   }
-  if (const RunStop& stop = m_host->stop(); stop.cause != RunStop::Cause::kNone) {
-    throw RunStopped(stop.cause, stop.message);
-  }
-  return gather(seconds_since(start));
+  return outcome;
 }
 
 report::RunReport SsdPlatform::gather(double wall_s) const {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -49,6 +50,16 @@ class SsdPlatform : public sc_core::sc_module {
   // early (interrupted, past the latest simulated time, a command the FTL could not serve) and
   // workload::TraceError when the trace turned bad during the replay.
   report::RunReport run();
+  // The same without throwing those: what a program that ran SystemC's threads should use. An
+  // exception thrown on the main stack once SystemC has switched stacks is not unwound cleanly
+  // under AddressSanitizer (it cannot tell which stack it is on, leaves the unwound frames
+  // poisoned and reports the next calls there as stack overflows).
+  struct Outcome {
+    std::optional<report::RunReport> report;  // absent when the run ended early
+    RunStop stop;                             // why it ended early (cause kNone: it did not)
+    std::string trace_failure;                // set: the trace turned bad during the replay
+  };
+  Outcome run_to_end();
 
   ftl::FtlDevice& device() { return *m_device; }
   const HostInterface& host() const { return *m_host; }

@@ -35,7 +35,9 @@ TEST_P(GcPolicyRun, AFullMultiPlaneDevicePassesTheOracle) {
   EXPECT_EQ(report.nand_copybacks > 0, copyback);
   const uint64_t joined = report.nand_joined_reads + report.nand_joined_spare_reads +
                           report.nand_joined_programs + report.nand_joined_erases;
-  if (!multiplane) EXPECT_EQ(joined, 0u);
+  if (!multiplane) {
+    EXPECT_EQ(joined, 0u);
+  }
 }
 
 std::string name_of(const ::testing::TestParamInfo<Policies>& info) {

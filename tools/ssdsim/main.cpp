@@ -86,6 +86,19 @@ int fail(int status, const std::string& message) {
   return status;
 }
 
+// A run (or its preconditioning) that ended early, as ssdsim reports it (docs/errors.md).
+int stopped(ssd::models::RunStop::Cause cause, const std::string& message) {
+  using Cause = ssd::models::RunStop::Cause;
+  switch (cause) {
+    case Cause::kInterrupted:
+      return fail(kExitInterrupted, message + "; nothing was written");
+    case Cause::kTimeLimit:
+      return fail(kExitBadInput, "the run stopped: " + message);
+    default:
+      return fail(kExitRunFailed, "run failed: " + message);
+  }
+}
+
 int run_simulation(RunArguments args) {
   ssd::config::LoadedConfig config;
   try {
@@ -135,7 +148,18 @@ int run_simulation(RunArguments args) {
     }
     ssd::models::SsdPlatform platform("ssd", config, options);
     platform.precondition();
-    const ssd::report::RunReport report = platform.run();
+    // Ended early: reported here, not thrown (see SsdPlatform::run_to_end()).
+    const ssd::models::SsdPlatform::Outcome outcome = platform.run_to_end();
+    if (!outcome.trace_failure.empty()) {
+      // A bad trace found during the replay is bad input.
+      discard_outputs();
+      return fail(kExitBadInput, outcome.trace_failure);
+    }
+    if (outcome.stop.cause != ssd::models::RunStop::Cause::kNone) {
+      discard_outputs();
+      return stopped(outcome.stop.cause, outcome.stop.message);
+    }
+    const ssd::report::RunReport& report = *outcome.report;
     if (request_log) {
       request_log->close();
       fs::rename(log_tmp, log_path);
@@ -145,20 +169,12 @@ int run_simulation(RunArguments args) {
     std::cout << "report: " << (fs::path(out.path) / "report.json").string() << '\n';
     return report.integrity_mismatches == 0 ? 0 : kExitMismatch;
   } catch (const ssd::workload::TraceError& error) {
-    // A bad trace (found by the scan before the run, or during the replay) is bad input.
+    // A bad trace found by the scan before the run is bad input.
     discard_outputs();
     return fail(kExitBadInput, error.what());
-  } catch (const ssd::models::RunStopped& stop) {
+  } catch (const ssd::models::RunStopped& stop) {  // interrupted while preconditioning
     discard_outputs();
-    using Cause = ssd::models::RunStop::Cause;
-    switch (stop.cause()) {
-      case Cause::kInterrupted:
-        return fail(kExitInterrupted, std::string(stop.what()) + "; nothing was written");
-      case Cause::kTimeLimit:
-        return fail(kExitBadInput, std::string("the run stopped: ") + stop.what());
-      default:
-        return fail(kExitRunFailed, std::string("run failed: ") + stop.what());
-    }
+    return stopped(stop.cause(), stop.what());
   } catch (const std::bad_alloc&) {
     discard_outputs();
     return fail(kExitRunFailed,
