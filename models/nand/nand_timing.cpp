@@ -13,10 +13,12 @@ namespace ssd::models {
 namespace {
 
 // Both kinds of slot lists are sorted by start and disjoint, so they are sorted by end as well:
-// the first slot that ends after `t` is found by bisection.
+// the first slot that ends after `t` is found by bisection. Most searches start near the
+// caller's clock, where the answer is the list's first slot: that case is checked first.
 template <typename Slots>
 auto first_ending_after(Slots& slots, Picoseconds t) {
-  return std::partition_point(slots.begin(), slots.end(),
+  if (slots.empty() || slots.front().end > t) return slots.begin();
+  return std::partition_point(slots.begin() + 1, slots.end(),
                               [t](const auto& s) { return s.end <= t; });
 }
 
@@ -730,29 +732,34 @@ Picoseconds NandTiming::channel_gap(uint32_t channel, Picoseconds earliest, Pico
                                     const Overtake& rule) const {
   Picoseconds t = std::max(earliest, m_channel_floor[channel]);
   if (length == 0) return t;
-  // The first window of `length` from t on that no die of the channel uses. The dies are visited
-  // in turn, each moving t past its transfers in the way (t only moves past a transfer that
-  // covers every start skipped, so no window is missed); once every die has been seen with no
-  // transfer in the way since t last moved, the window is free. A die whose transfers all end
-  // by t is passed without a search.
-  const uint32_t dies_on_channel =
-      (m_params.dies - channel + m_params.channels - 1) / m_params.channels;
-  for (uint32_t i = 0, free_in_a_row = 0; free_in_a_row < dies_on_channel;
-       i = (i + 1) % dies_on_channel) {
-    const uint32_t die = channel + i * m_params.channels;
+  // The first window of `length` from t on that no die of the channel uses: a merge over the
+  // dies' transfer lists (each sorted by start and by end). Of the transfers that end after t,
+  // the one that starts first decides: if it starts before t + length, no window starting
+  // before its end fits, so t moves to its end; otherwise the window at t is free. Each die's
+  // cursor only moves forward, so every transfer in the way is looked at once per die step.
+  // Transfers the new operation will overtake (they move) are not in the way.
+  m_gap_cursors.clear();
+  for (uint32_t die = channel; die < m_params.dies; die += m_params.channels) {
     const auto& slots = m_transfer_slots[die];
-    bool moved = false;
-    if (!slots.empty() && slots.back().end > t) {
-      for (auto it = first_ending_after(slots, t); it != slots.end() && it->start < t + length;
-           ++it) {
-        if (rule.allows(die, it->op_class, it->owner_start, it->hold)) continue;  // will move
-        t = it->end;
-        moved = true;
+    if (slots.empty() || slots.back().end <= t) continue;  // nothing of this die from t on
+    const ChannelSlot* first = &*first_ending_after(slots, t);
+    m_gap_cursors.push_back({first, slots.data() + slots.size(), die});
+  }
+  for (;;) {
+    const ChannelSlot* next = nullptr;
+    for (GapCursor& cursor : m_gap_cursors) {
+      while (cursor.at != cursor.end &&
+             (cursor.at->end <= t || rule.allows(cursor.die, cursor.at->op_class,
+                                                 cursor.at->owner_start, cursor.at->hold))) {
+        ++cursor.at;
+      }
+      if (cursor.at != cursor.end && (next == nullptr || cursor.at->start < next->start)) {
+        next = cursor.at;
       }
     }
-    free_in_a_row = moved ? 1 : free_in_a_row + 1;
+    if (next == nullptr || next->start >= t + length) return t;
+    t = next->end;
   }
-  return t;
 }
 
 NandTiming::Hold NandTiming::reserve(uint32_t die, const DieSlot& what, const Placement& at,

@@ -405,6 +405,14 @@ class NandTiming final : public ftl::DieLoad {
   std::vector<DieSlot> m_moved;
   std::vector<DieSlot> m_moved_die;
   std::vector<ChannelSlot> m_moved_channel;
+  // channel_gap()'s cursors, one per die of the channel with transfers in the way: its first
+  // transfer, from the search's time on, that is not to be overtaken.
+  struct GapCursor {
+    const ChannelSlot* at;
+    const ChannelSlot* end;
+    uint32_t die;
+  };
+  mutable std::vector<GapCursor> m_gap_cursors;
   NandCounters m_counters;
   Picoseconds m_now = 0;
 };
