@@ -22,6 +22,44 @@ auto first_ending_after(Slots& slots, Picoseconds t) {
                               [t](const auto& s) { return s.end <= t; });
 }
 
+// The same, starting from `hint` (any position: only the cost depends on it): galloping from
+// the hint towards the answer, then bisecting what is left. `hint` is left at the answer.
+template <typename Slots>
+auto first_ending_after(Slots& slots, Picoseconds t, uint32_t& hint) {
+  const size_t n = slots.size();
+  const size_t at = std::min<size_t>(hint, n);
+  // Every slot before `low` ends by t; the one at `high` (if high < n) ends after t.
+  size_t low = 0;
+  size_t high = n;
+  if (at < n && slots[at].end <= t) {
+    low = at + 1;
+    for (size_t step = 1;; step *= 2) {
+      const size_t probe = at + step;
+      if (probe >= n) break;
+      if (slots[probe].end > t) {
+        high = probe;
+        break;
+      }
+      low = probe + 1;
+    }
+  } else {
+    high = at;
+    for (size_t step = 1; step <= at; step *= 2) {
+      const size_t probe = at - step;
+      if (slots[probe].end <= t) {
+        low = probe + 1;
+        break;
+      }
+      high = probe;
+    }
+  }
+  const auto answer = std::partition_point(slots.begin() + static_cast<std::ptrdiff_t>(low),
+                                           slots.begin() + static_cast<std::ptrdiff_t>(high),
+                                           [t](const auto& s) { return s.end <= t; });
+  hint = static_cast<uint32_t>(answer - slots.begin());
+  return answer;
+}
+
 template <typename Slot>
 void insert_sorted(std::vector<Slot>& slots, const Slot& slot) {
   auto pos = std::upper_bound(slots.begin(), slots.end(), slot.start,
@@ -140,6 +178,7 @@ NandTiming::NandTiming(const NandTimingParams& params) : m_params(params) {
           ? gc_rank
           : kNoDeferredRank;
   m_channel_floor.assign(params.channels, 0);
+  m_gap_hint.assign(params.dies, 0);
   m_moved.reserve(16);
   m_moved_die.reserve(16);
   m_moved_channel.reserve(32);
@@ -742,7 +781,7 @@ Picoseconds NandTiming::channel_gap(uint32_t channel, Picoseconds earliest, Pico
   for (uint32_t die = channel; die < m_params.dies; die += m_params.channels) {
     const auto& slots = m_transfer_slots[die];
     if (slots.empty() || slots.back().end <= t) continue;  // nothing of this die from t on
-    const ChannelSlot* first = &*first_ending_after(slots, t);
+    const ChannelSlot* first = &*first_ending_after(slots, t, m_gap_hint[die]);
     m_gap_cursors.push_back({first, slots.data() + slots.size(), die});
   }
   for (;;) {
