@@ -179,6 +179,7 @@ NandTiming::NandTiming(const NandTimingParams& params) : m_params(params) {
           : kNoDeferredRank;
   m_channel_floor.assign(params.channels, 0);
   m_gap_hint.assign(params.dies, 0);
+  m_slot_hint.assign(params.dies, 0);
   m_moved.reserve(16);
   m_moved_die.reserve(16);
   m_moved_channel.reserve(32);
@@ -745,8 +746,8 @@ NandTiming::Placement NandTiming::place(uint32_t die, const Shape& shape, Picose
     // its way that begins before t + die_ps forces a start after that reservation's end: skip
     // such reservations here, before the (much dearer) channel searches. The round below would
     // reject the same starts; with a deep backlog this is what keeps an operation's cost low.
-    for (auto it = first_ending_after(slots, t); it != slots.end() && it->start < t + die_ps;
-         ++it) {
+    for (auto it = first_ending_after(slots, t, m_slot_hint[die]);
+         it != slots.end() && it->start < t + die_ps; ++it) {
       if (!rule.allows(die, it->op_class, it->start, it->hold)) t = it->end;
     }
     const Picoseconds start = channel_gap(channel, t, shape.in_ps, rule);
@@ -756,7 +757,8 @@ NandTiming::Placement NandTiming::place(uint32_t die, const Shape& shape, Picose
     const Picoseconds end = out_start + shape.out_ps;
 
     bool clash = false;
-    for (auto it = first_ending_after(slots, start); it != slots.end() && it->start < end; ++it) {
+    for (auto it = first_ending_after(slots, start, m_slot_hint[die]);
+         it != slots.end() && it->start < end; ++it) {
       if (!rule.allows(die, it->op_class, it->start, it->hold)) {
         t = it->end;
         clash = true;

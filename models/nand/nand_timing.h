@@ -413,7 +413,8 @@ class NandTiming final : public ftl::DieLoad {
     uint32_t die;
   };
   mutable std::vector<GapCursor> m_gap_cursors;
-  mutable std::vector<uint32_t> m_gap_hint;  // per die: where its last search ended
+  mutable std::vector<uint32_t> m_gap_hint;   // per die: where its last transfer search ended
+  mutable std::vector<uint32_t> m_slot_hint;  // per die: where place()'s last search ended
   NandCounters m_counters;
   Picoseconds m_now = 0;
 };
