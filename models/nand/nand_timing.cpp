@@ -168,6 +168,7 @@ NandTiming::NandTiming(const NandTimingParams& params) : m_params(params) {
           "NandTiming: multiplane needs pages_per_block, blocks_per_plane and planes_per_die");
     }
     m_gc_pushed.assign(params.dies, 0);
+    m_gc_popped.assign(params.dies, 0);
     m_gc_latest_alike.assign(params.dies,
                              std::vector<uint64_t>(4 * size_t{params.pages_per_block}));
   }
@@ -409,10 +410,10 @@ Picoseconds NandTiming::join_queued(uint32_t die, const ftl::FlashOp& op, ftl::B
   if (queue.empty()) return 0;
   // The queued operations of the same kind and offset, latest first. Queued GC is planned in
   // queue order, each after the one before: those not started by `ready` are the latest.
-  const uint64_t front = queue.front().position;
+  const uint64_t front = m_gc_popped[die];  // the position of the queue's first
   for (uint64_t at = m_gc_latest_alike[die][alike_key(op.kind, op.page)]; at > front;) {
     const auto it = queue.begin() + static_cast<std::ptrdiff_t>(at - 1 - front);
-    at = it->previous_alike;
+    at = it->back_to_alike == 0 ? 0 : at - it->back_to_alike;
     if (it->planned_start < ready) break;
     if (!may_join(op, block, it->kind, ftl::OpClass::kGc, it->block, it->page, it->group)) {
       continue;
@@ -595,15 +596,24 @@ Picoseconds NandTiming::queue_gc(const ftl::FlashOp& op, const Shape& shape, Pic
       return joined_end;
     }
   }
-  m_gc_queue[die].push_back(
-      PendingGc{shape, ready, op.kind, block, op.page, ++m_gc_seq, 0, source_block});
+  PendingGc queued;
+  queued.shape = shape;
+  queued.ready = ready;
+  queued.seq = ++m_gc_seq;
+  queued.block = block;
+  queued.page = op.page;
+  queued.source_block = source_block;
+  queued.kind = op.kind;
+  m_gc_queue[die].push_back(queued);
   if (m_params.multiplane) {
-    PendingGc& queued = m_gc_queue[die].back();
-    queued.position = m_gc_pushed[die]++;  // every operation: positions index the queue
+    const uint64_t position = m_gc_pushed[die]++;  // every operation: positions index the queue
     if (joinable(op.kind)) {
       uint64_t& latest = m_gc_latest_alike[die][alike_key(op.kind, op.page)];
-      queued.previous_alike = latest;
-      latest = queued.position + 1;
+      // Only one still queued is linked: an older one is never joined (it is taken off first).
+      if (latest > m_gc_popped[die]) {
+        m_gc_queue[die].back().back_to_alike = static_cast<uint32_t>(position + 1 - latest);
+      }
+      latest = position + 1;
     }
   }
   if (block != kNoBlock) m_block_order[block].queued_gc = m_gc_seq;
@@ -671,6 +681,7 @@ void NandTiming::place_queued_front(uint32_t die, const Placement& at, Hold hold
   auto& queue = m_gc_queue[die];
   const PendingGc next = queue.front();
   queue.pop_front();
+  if (m_params.multiplane) ++m_gc_popped[die];
   const DieSlot slot{0,          0,         next.shape,  ftl::OpClass::kGc, next.kind,
                      next.block, next.page, Hold::kFree, next.source_block, next.group};
   const Hold held = reserve(die, slot, at, hold);

@@ -352,22 +352,22 @@ class NandTiming final : public ftl::DieLoad {
   // go first); and an operation on a block with GC queued on it (a program into a block a queued
   // GC erases) has that GC placed first, and pinned. Both keep host writes at the pace GC sustains
   // in simulated time, and the queue (memory) at a few victims per die.
+  // Kept small (80 bytes, six to a deque's 512-byte node): the queue holds a few victims'
+  // operations per die.
   struct PendingGc {
     Shape shape;
-    Picoseconds ready;
-    ftl::OpKind kind;
-    ftl::BlockId block;
-    ftl::PageId page;
-    uint64_t seq;                          // number in the order all GC was queued, from 1
-    Picoseconds planned_start = 0;         // where it was planned when queued
+    Picoseconds ready = 0;
+    uint64_t seq = 0;               // number in the order all GC was queued, from 1
+    Picoseconds planned_start = 0;  // where it was planned when queued
+    Picoseconds planned_end = 0;    // its completion as planned (and returned)
+    ftl::BlockId block = kNoBlock;
+    ftl::PageId page = 0;
     ftl::BlockId source_block = kNoBlock;  // a copy-back's source block
-    Picoseconds planned_end = 0;           // its completion as planned (and returned)
     uint32_t group = kNoGroup;             // the other pages of a multi-plane operation
-    // Multi-plane: its position in the die's queue (counting every operation queued on the die)
-    // and 1 + the position of the one queued before it with the same kind and page offset (0:
-    // none), so that a join looks only at those.
-    uint64_t position = 0;
-    uint64_t previous_alike = 0;
+    // Multi-plane: how many operations queued on the die before it the previous one of the
+    // same kind and page offset was (0: none), so that a join looks only at those.
+    uint32_t back_to_alike = 0;
+    ftl::OpKind kind = ftl::OpKind::kRead;
   };
   // The key of an operation's kind and page offset (erases: any offset) among the joinable.
   size_t alike_key(ftl::OpKind kind, ftl::PageId page) const;
@@ -384,9 +384,11 @@ class NandTiming final : public ftl::DieLoad {
   // groups free for reuse.
   std::vector<std::vector<Member>> m_groups;
   std::vector<uint32_t> m_free_groups;
-  // Multi-plane, per die: operations queued as GC so far, and for each alike_key() 1 + the
-  // position of the latest queued with it (0: none).
+  // Multi-plane, per die: operations queued as GC so far and taken off the queue so far (an
+  // operation's position, its number in queuing order, less the second is its index in the
+  // queue), and for each alike_key() 1 + the position of the latest queued with it (0: none).
   std::vector<uint64_t> m_gc_pushed;
+  std::vector<uint64_t> m_gc_popped;
   std::vector<std::vector<uint64_t>> m_gc_latest_alike;
   std::vector<BlockOrder> m_block_order;  // per block, when per-block order is on
 
