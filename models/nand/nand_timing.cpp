@@ -272,8 +272,8 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   // operation takes it (the scheduler would issue both as one command when the die frees).
   const size_t partner = m_params.multiplane && block != kNoBlock && joinable(op.kind)
                              ? find_partner(die, op, block, ready)
-                             : std::string::npos;
-  const bool joined = partner != std::string::npos;
+                             : kNoPartner;
+  const bool joined = partner != kNoPartner;
   Placement at{};
   Hold hold = Hold::kFree;
   DieSlot old_partner{};
@@ -368,7 +368,7 @@ size_t NandTiming::find_partner(uint32_t die, const ftl::FlashOp& op, ftl::Block
       return static_cast<size_t>(it - slots.begin());
     }
   }
-  return std::string::npos;
+  return kNoPartner;
 }
 
 NandTiming::Placement NandTiming::join_placed(uint32_t die, size_t partner, const ftl::FlashOp& op,
@@ -535,7 +535,7 @@ void NandTiming::pin_through(uint32_t die, ftl::BlockId block, Picoseconds start
       if (c->owner_start == it->start) c->hold = Hold::kPinned;
     }
     // What the operation waits for on its other blocks (a copy-back's, a multi-plane one's).
-    const DieSlot pinned = *it;  // the walks below may not move it, but keep no reference
+    const DieSlot& pinned = *it;  // the walks below change holds only, never the list
     if (pinned.block != block) pin_through(die, pinned.block, pinned.start);
     if (pinned.source_block != kNoBlock && pinned.source_block != block) {
       pin_through(die, pinned.source_block, pinned.start);
@@ -577,25 +577,30 @@ ftl::PageId NandTiming::page_on(const DieSlot& slot, ftl::BlockId block) const {
 
 Picoseconds NandTiming::queue_gc(const ftl::FlashOp& op, const Shape& shape, Picoseconds ready) {
   const uint32_t die = op.die;
-  const Picoseconds die_ps = shape.in_ps + shape.array_ps + shape.out_ps;
   const ftl::BlockId block = block_of(op);
   const ftl::BlockId source_block = source_block_of(op);
   ready = std::max(
       {ready, block_allows(op.kind, block), block_allows(ftl::OpKind::kRead, source_block)});
   const auto kind = static_cast<size_t>(op.kind);
-  if (m_params.multiplane && block != kNoBlock && joinable(op.kind)) {
-    const Picoseconds joined_end = join_queued(die, op, block, shape, ready);
-    if (joined_end != 0) {
-      ++m_counters.ops[kind];
-      if (op.kind != ftl::OpKind::kErase) m_counters.bytes[kind] += op.bytes;
-      m_counters.channel_busy_ps[channel_of(die)] += shape.in_ps + shape.out_ps;
-      if (op.kind == ftl::OpKind::kErase) ++m_gc_queued_erases[die];
-      if (m_params.gc_backlog_erases > 0 && m_gc_queued_erases[die] > m_params.gc_backlog_erases) {
-        hold_gc_through(die, 0);
-      }
-      return joined_end;
-    }
+  ++m_counters.ops[kind];
+  if (op.kind != ftl::OpKind::kErase) m_counters.bytes[kind] += op.bytes;
+  m_counters.channel_busy_ps[channel_of(die)] += shape.in_ps + shape.out_ps;
+  if (op.kind == ftl::OpKind::kErase) ++m_gc_queued_erases[die];
+  // Joined to a queued operation of another plane (multi-plane), or queued on its own.
+  Picoseconds end = m_params.multiplane && block != kNoBlock && joinable(op.kind)
+                        ? join_queued(die, op, block, shape, ready)
+                        : 0;
+  if (end == 0) end = enqueue_gc(op, shape, ready, block, source_block);
+  // Too much deferred: the oldest victim's GC is placed for good, and host work waits for it.
+  if (m_params.gc_backlog_erases > 0 && m_gc_queued_erases[die] > m_params.gc_backlog_erases) {
+    hold_gc_through(die, 0);
   }
+  return end;
+}
+
+Picoseconds NandTiming::enqueue_gc(const ftl::FlashOp& op, const Shape& shape, Picoseconds ready,
+                                   ftl::BlockId block, ftl::BlockId source_block) {
+  const uint32_t die = op.die;
   PendingGc queued;
   queued.shape = shape;
   queued.ready = ready;
@@ -617,11 +622,7 @@ Picoseconds NandTiming::queue_gc(const ftl::FlashOp& op, const Shape& shape, Pic
     }
   }
   if (block != kNoBlock) m_block_order[block].queued_gc = m_gc_seq;
-  if (op.kind == ftl::OpKind::kErase) ++m_gc_queued_erases[die];
-  ++m_counters.ops[kind];
-  if (op.kind != ftl::OpKind::kErase) m_counters.bytes[kind] += op.bytes;
-  m_counters.die_busy_ps[die] += die_ps;
-  m_counters.channel_busy_ps[channel_of(die)] += shape.in_ps + shape.out_ps;
+  m_counters.die_busy_ps[die] += shape.in_ps + shape.array_ps + shape.out_ps;
   // Estimate: where it would go if placed now, after the GC queued before it, in the first gaps
   // the die and channel have. It is not reserved: later host work may take that place, and the
   // operation is placed for real when an operation passes it (materialize_gc).
@@ -631,10 +632,6 @@ Picoseconds NandTiming::queue_gc(const ftl::FlashOp& op, const Shape& shape, Pic
   m_gc_queue[die].back().planned_start = at.start;
   m_gc_queue[die].back().planned_end = at.end;
   m_gc_tail[die] = at.end;
-  // Too much deferred: the oldest victim's GC is placed for good, and host work waits for it.
-  if (m_params.gc_backlog_erases > 0 && m_gc_queued_erases[die] > m_params.gc_backlog_erases) {
-    hold_gc_through(die, 0);
-  }
   return at.end;
 }
 

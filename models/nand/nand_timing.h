@@ -263,7 +263,8 @@ class NandTiming final : public ftl::DieLoad {
   bool may_join(const ftl::FlashOp& op, ftl::BlockId block, ftl::OpKind kind, ftl::OpClass op_class,
                 ftl::BlockId first_block, ftl::PageId page, uint32_t group) const;
   // The die's reservation `op` joins (its index): the first that has not started by `ready`
-  // and may take it; npos if none.
+  // and may take it; kNoPartner if none.
+  static constexpr size_t kNoPartner = ~size_t{0};
   size_t find_partner(uint32_t die, const ftl::FlashOp& op, ftl::BlockId block,
                       Picoseconds ready) const;
   // Joins `op` (`shape`, on `block`) to the die's reservation at `partner`: that reservation and
@@ -324,6 +325,10 @@ class NandTiming final : public ftl::DieLoad {
   void take_overtaken(uint32_t die, const Overtake& rule, Picoseconds new_start);
   void put_back_moved(uint32_t die, Picoseconds new_end);
   Picoseconds queue_gc(const ftl::FlashOp& op, const Shape& shape, Picoseconds ready);
+  // Puts GC operation `op` (on `block`, reading `source_block` if a copy-back) at the back of its
+  // die's queue and plans it; returns its planned completion.
+  Picoseconds enqueue_gc(const ftl::FlashOp& op, const Shape& shape, Picoseconds ready,
+                         ftl::BlockId block, ftl::BlockId source_block);
   void materialize_gc(uint32_t die, Picoseconds before);
   // Places the die's queued GC up to and including operation number `seq` (or, with 0, up to
   // the first erase) for good, held: later host writes do not go ahead of it (reads do).

@@ -30,9 +30,6 @@ ftl::PageId page_of(ftl::BlockId block, uint32_t offset) { return block * kPages
 FlashOp copy_back(uint32_t die, ftl::PageId from, ftl::PageId to, OpClass op_class = OpClass::kGc) {
   return FlashOp{OpKind::kCopyback, op_class, die, 0, ftl::kNone, to, from};
 }
-FlashOp on_page(OpKind kind, OpClass op_class, uint32_t die, ftl::PageId page) {
-  return FlashOp{kind, op_class, die, kind == OpKind::kErase ? 0u : kPage, ftl::kNone, page};
-}
 
 TEST(NandCopyback, TakesTwoCommandsAReadAndAProgramAndNoTransfer) {
   NandTiming nand(params());

@@ -29,12 +29,12 @@ NandTimingParams two_planes(bool multiplane) {
   return p;
 }
 
-FlashOp on_page(OpKind kind, OpClass op_class, ftl::BlockId block, uint32_t offset) {
-  const uint32_t bytes = kind == OpKind::kErase ? 0 : kPage;
-  return FlashOp{kind, op_class, 0, bytes, ftl::kNone, block * kPagesPerBlock + offset};
+// An operation on page `offset` of `block`, on the one die.
+FlashOp at(OpKind kind, OpClass op_class, ftl::BlockId block, uint32_t offset) {
+  return on_page(kind, op_class, 0, block * kPagesPerBlock + offset);
 }
 FlashOp host_program(ftl::BlockId block, uint32_t offset) {
-  return on_page(OpKind::kProgram, OpClass::kHostWrite, block, offset);
+  return at(OpKind::kProgram, OpClass::kHostWrite, block, offset);
 }
 
 TEST(NandMultiplane, TwoProgramsAtOneOffsetInTwoPlanesShareTheArrayTime) {
@@ -42,6 +42,7 @@ TEST(NandMultiplane, TwoProgramsAtOneOffsetInTwoPlanesShareTheArrayTime) {
   EXPECT_EQ(nand.schedule(host_program(1, 0), 0), kCmd + kXfer + kProg);
   // Ready before the first has started: both pages' commands and data, then one tPROG.
   EXPECT_EQ(nand.schedule(host_program(5, 0), 0), 2 * (kCmd + kXfer) + kProg);
+  EXPECT_EQ(nand.counters().joined(OpKind::kProgram), 1u);
   EXPECT_EQ(nand.counters().joined(), 1u);
   EXPECT_EQ(nand.counters().count(OpKind::kProgram), 2u);
   EXPECT_EQ(nand.counters().die_busy_ps[0], 2 * (kCmd + kXfer) + kProg);
@@ -60,16 +61,15 @@ TEST(NandMultiplane, TwoProgramsAtOneOffsetInTwoPlanesShareTheArrayTime) {
 
 TEST(NandMultiplane, ReadsShareTRAndPutEachPageOut) {
   NandTiming nand(two_planes(true));
-  nand.schedule(on_page(OpKind::kRead, OpClass::kHostRead, 2, 3), 0);
-  EXPECT_EQ(nand.schedule(on_page(OpKind::kRead, OpClass::kHostRead, 6, 3), 0),
+  nand.schedule(at(OpKind::kRead, OpClass::kHostRead, 2, 3), 0);
+  EXPECT_EQ(nand.schedule(at(OpKind::kRead, OpClass::kHostRead, 6, 3), 0),
             2 * kCmd + kRead + 2 * kXfer);
 }
 
 TEST(NandMultiplane, ErasesOfAnyTwoBlocksInTwoPlanesShareTBERS) {
   NandTiming nand(two_planes(true));
-  nand.schedule(on_page(OpKind::kErase, OpClass::kHostWrite, 0, 0), 0);
-  EXPECT_EQ(nand.schedule(on_page(OpKind::kErase, OpClass::kHostWrite, 7, 0), 0),
-            2 * kCmd + kErase);
+  nand.schedule(at(OpKind::kErase, OpClass::kHostWrite, 0, 0), 0);
+  EXPECT_EQ(nand.schedule(at(OpKind::kErase, OpClass::kHostWrite, 7, 0), 0), 2 * kCmd + kErase);
 }
 
 TEST(NandMultiplane, OnlyTheSameOffsetAnotherPlaneTheSameKindAndPriority) {
@@ -84,11 +84,11 @@ TEST(NandMultiplane, OnlyTheSameOffsetAnotherPlaneTheSameKindAndPriority) {
   EXPECT_EQ(second_ends(host_program(5, 1)), after_the_first + kCmd + kXfer + kProg);  // offset
   EXPECT_EQ(second_ends(host_program(2, 0)), after_the_first + kCmd + kXfer + kProg);  // plane
   // A read goes ahead of the program instead (it has not started), whatever its offset.
-  EXPECT_EQ(second_ends(on_page(OpKind::kRead, OpClass::kHostRead, 5, 0)), kCmd + kRead + kXfer);
+  EXPECT_EQ(second_ends(at(OpKind::kRead, OpClass::kHostRead, 5, 0)), kCmd + kRead + kXfer);
   // GC's program is queued behind the host's, not joined to it.
   NandTiming nand(two_planes(true));
   nand.schedule(host_program(1, 0), 0);
-  nand.schedule(on_page(OpKind::kProgram, OpClass::kGc, 5, 0), 0);
+  nand.schedule(at(OpKind::kProgram, OpClass::kGc, 5, 0), 0);
   nand.place_queued_gc();
   EXPECT_EQ(nand.reservations(0).size(), 2u);
   EXPECT_EQ(nand.counters().joined(), 0u);
@@ -130,8 +130,8 @@ TEST(NandMultiplane, AtMostOnePagePerPlane) {
 TEST(NandMultiplane, QueuedGcJoinsQueuedGc) {
   NandTiming nand(two_planes(true));
   // Two victims' erases in two planes: one tBERS.
-  nand.schedule(on_page(OpKind::kErase, OpClass::kGc, 2, 0), 0);
-  EXPECT_EQ(nand.schedule(on_page(OpKind::kErase, OpClass::kGc, 6, 0), 0), 2 * kCmd + kErase);
+  nand.schedule(at(OpKind::kErase, OpClass::kGc, 2, 0), 0);
+  EXPECT_EQ(nand.schedule(at(OpKind::kErase, OpClass::kGc, 6, 0), 0), 2 * kCmd + kErase);
   EXPECT_EQ(nand.queued_gc_ops(), 1u);
   nand.place_queued_gc();
   const auto slots = nand.reservations(0);
@@ -142,14 +142,21 @@ TEST(NandMultiplane, QueuedGcJoinsQueuedGc) {
   EXPECT_EQ(nand.schedule(host_program(6, 0), 0), 2 * kCmd + kErase + kCmd + kXfer + kProg);
 }
 
-TEST(NandMultiplane, AGcCopyDoesNotJoinAheadOfItsOwnRead) {
-  NandTiming nand(two_planes(true));
-  // GC program into plane 1 at offset 0 queued; a GC read whose data that program would need
-  // is not involved, but a program ready only after the queued one's planned start is not
-  // joined to it (its data is not there yet).
-  const Picoseconds first = nand.schedule(on_page(OpKind::kProgram, OpClass::kGc, 1, 0), 0);
-  nand.schedule(on_page(OpKind::kProgram, OpClass::kGc, 5, 0), first);
-  EXPECT_EQ(nand.counters().joined(), 0u);
+// A queued GC program whose data is ready only after another queued one's planned start (its
+// GC read ends then) is not joined to it: that one starts without it. Ready before, it joins.
+TEST(NandMultiplane, QueuedGcJoinsOnlyAnOperationNotStartedWhenItIsReady) {
+  NandTiming late(two_planes(true));
+  const Picoseconds first = late.schedule(at(OpKind::kProgram, OpClass::kGc, 1, 0), 0);
+  late.schedule(at(OpKind::kProgram, OpClass::kGc, 5, 0), first);
+  EXPECT_EQ(late.counters().joined(), 0u);
+  EXPECT_EQ(late.queued_gc_ops(), 2u);
+
+  NandTiming in_time(two_planes(true));
+  in_time.schedule(at(OpKind::kProgram, OpClass::kGc, 1, 0), 0);
+  EXPECT_EQ(in_time.schedule(at(OpKind::kProgram, OpClass::kGc, 5, 0), 0),
+            2 * (kCmd + kXfer) + kProg);
+  EXPECT_EQ(in_time.counters().joined(OpKind::kProgram), 1u);
+  EXPECT_EQ(in_time.queued_gc_ops(), 1u);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "ftl/core/flash_op.h"
 #include "models/nand/nand_timing.h"
 
 namespace ssd::models::test {
@@ -31,6 +32,14 @@ inline NandTimingParams round_timings(uint32_t channels, uint32_t dies) {
   p.t_command = kCmd;
   p.ps_per_byte = 1000.0;
   return p;
+}
+
+// A page read, spare-area read, program or erase of `page` on `die` (an erase moves no data, the
+// others a page).
+inline ftl::FlashOp on_page(ftl::OpKind kind, ftl::OpClass op_class, uint32_t die,
+                            ftl::PageId page) {
+  const uint32_t bytes = kind == ftl::OpKind::kErase ? 0 : kPage;
+  return ftl::FlashOp{kind, op_class, die, bytes, ftl::kNone, page};
 }
 
 }  // namespace ssd::models::test
