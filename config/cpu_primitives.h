@@ -12,6 +12,8 @@
   X(hash_probes, hash_probe, 30, true, "Cycles per hash-table probe")                   \
   X(tree_nodes, tree_node, 40, true, "Cycles per tree-node visit")                      \
   X(list_steps, list_step, 8, true, "Cycles per linked-list step")                      \
+  X(unit_merges, unit_merge, 20, true,                                                  \
+    "Cycles per translation-unit merge, trim or cut (the LMT cache)")                   \
   X(flash_ops, flash_op, 200, false, "Cycles to issue one NAND command")                \
   X(dram_bytes, dram_byte, 0, false, "CPU cycles per byte the firmware copies in DRAM") \
   X(accelerator_commands, accelerator_command, 8, true,                                 \

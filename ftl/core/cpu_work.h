@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "config/cpu_primitives.h"
+#include "config/platform_config.h"
 
 namespace ssd::ftl {
 
@@ -36,5 +37,16 @@ struct CpuWork {
     return later;
   }
 };
+
+// The CPU cycles `work`'s mapping primitives cost at `controller`'s prices (the primitives
+// config/cpu_primitives.h marks as mapping work), unrounded.
+inline double mapping_cycles(const CpuWork& work, const config::ControllerConfig& controller) {
+  double cycles = 0.0;
+#define SSD_PRICE_MAPPING(count, unit, default_cycles, is_mapping, description) \
+  if (is_mapping) cycles += double(work.count) * controller.cycles_per_##unit;
+  SSD_CPU_PRIMITIVES(SSD_PRICE_MAPPING)
+#undef SSD_PRICE_MAPPING
+  return cycles;
+}
 
 }  // namespace ssd::ftl

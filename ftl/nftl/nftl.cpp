@@ -3,11 +3,24 @@
 #include <algorithm>
 
 #include "ftl/core/memory_sizes.h"
+#include "ftl/nftl/nftl_settings.h"
 
 namespace ssd::ftl {
 
+namespace {
+TranslationCacheOptions cache_options(const NftlSettings& settings) {
+  return TranslationCacheOptions{settings.cache, settings.cache_bytes, settings.lmt_fanout};
+}
+}  // namespace
+
 Nftl::Nftl(const SchemeContext& context)
     : BlockScheme(context, "nftl"),
+      m_cache(
+          make_translation_cache(cache_options(context.platform.ftl.settings.get<NftlSettings>()))),
+      m_fill_on_read(context.platform.ftl.settings.get<NftlSettings>().cache_fill_on_read),
+      m_forget_on_fold(context.platform.ftl.settings.get<NftlSettings>().cache_on_fold == "forget"),
+      m_cache_bytes(m_cache ? context.platform.ftl.settings.get<NftlSettings>().cache_bytes : 0),
+      m_prices(context.platform.controller),
       m_chains(logical_blocks()),
       m_with_replacement(m_geometry.planes()),
       m_position(logical_blocks(), kNone),
@@ -17,7 +30,68 @@ Nftl::Nftl(const SchemeContext& context)
 }
 
 uint64_t Nftl::mapping_memory_bytes() const {
-  return uint64_t(logical_blocks()) * m_entry_bytes + valid_bitmap_bytes();
+  return uint64_t(logical_blocks()) * m_entry_bytes + valid_bitmap_bytes() + m_cache_bytes;
+}
+
+std::vector<MappingFigure> Nftl::mapping_figures() const {
+  const CacheTotals& t = m_cache_totals;
+  const auto per = [](double total, uint64_t count) { return count == 0 ? 0.0 : total / count; };
+  const double us_per_cycle = 1.0 / m_prices.cpu_mhz;
+  return {
+      {"search_spare_reads", double(m_search_spare_reads), true},
+      {"searches", double(m_searches), true},
+      {"cache_lookups", double(t.lookups), true},
+      {"cache_hits", double(t.hits), true},
+      {"cache_insertions", double(t.insertions), true},
+      {"cache_bytes_used", m_cache ? double(m_cache->memory_bytes()) : 0.0, true},
+      {"cache_lookup_us_mean",
+       per(mapping_cycles(t.lookup_work, m_prices) * us_per_cycle, t.lookups), false},
+      {"cache_insertion_us_mean",
+       per(mapping_cycles(t.insertion_work, m_prices) * us_per_cycle, t.insertions), false},
+      {"cache_lookup_tree_nodes_mean", per(double(t.lookup_work.tree_nodes), t.lookups), false},
+      {"cache_lookup_list_steps_mean", per(double(t.lookup_work.list_steps), t.lookups), false},
+      {"cache_insertion_list_steps_mean", per(double(t.insertion_work.list_steps), t.insertions),
+       false},
+      {"cache_insertion_unit_merges_mean", per(double(t.insertion_work.unit_merges), t.insertions),
+       false},
+  };
+}
+
+std::optional<double> Nftl::cache_hit_ratio() const {
+  if (!m_cache || m_cache_totals.lookups == 0) return std::nullopt;
+  return double(m_cache_totals.hits) / double(m_cache_totals.lookups);
+}
+
+PageId Nftl::cache_lookup(Lun lun) {
+  CpuWork spent;
+  const PageId page = m_cache->lookup(lun, spent);
+  m_backend.cpu() += spent;
+  if (m_backend.recording()) {
+    ++m_cache_totals.lookups;
+    m_cache_totals.hits += page != kNone;
+    m_cache_totals.lookup_work += spent;
+  }
+  return page;
+}
+
+void Nftl::tell_cache(CacheCall call, Lun lun, PageId page, uint32_t count) {
+  CpuWork spent;
+  switch (call) {
+    case CacheCall::kInsert:
+      m_cache->insert(lun, page, count, spent);
+      break;
+    case CacheCall::kRelocate:
+      m_cache->relocate(lun, page, count, spent);
+      break;
+    case CacheCall::kForget:
+      m_cache->forget(lun, count, spent);
+      break;
+  }
+  m_backend.cpu() += spent;
+  if (m_backend.recording()) {
+    ++m_cache_totals.insertions;
+    m_cache_totals.insertion_work += spent;
+  }
 }
 
 uint32_t Nftl::blocks_held() const {
@@ -44,7 +118,18 @@ PageId Nftl::peek(Lun lun) const {
 }
 
 PageId Nftl::locate(Lun lun, OpClass op_class, uint32_t& after) {
+  if (m_cache) {
+    const PageId cached = cache_lookup(lun);
+    if (cached != kNone) return cached;
+  }
+  const PageId found = search(lun, op_class, after);
+  if (m_cache && m_fill_on_read) tell_cache(CacheCall::kInsert, lun, found, 1);
+  return found;
+}
+
+PageId Nftl::search(Lun lun, OpClass op_class, uint32_t& after) {
   const Chain& c = m_chains[lbn_of(lun)];
+  if (m_backend.recording()) ++m_searches;
   if (c.replacement != kNone) {
     // Backwards from the last written page, one spare-area read each, each waiting for the one
     // before (the firmware looks at every answer before it asks for the next page).
@@ -53,6 +138,7 @@ PageId Nftl::locate(Lun lun, OpClass op_class, uint32_t& after) {
     for (uint32_t p = m_flash.next_free(c.replacement); p-- > stop;) {
       after = m_flash.read_spare(m_flash.page(c.replacement, p), op_class, after);
       ++m_backend.cpu().list_steps;
+      if (m_backend.recording()) ++m_search_spare_reads;
     }
     if (found != kNone) return found;
   }
@@ -71,15 +157,20 @@ void Nftl::write_unit(uint32_t vba, uint32_t offset, Token token, uint32_t after
   if (c.replacement == kNone && offset < m_flash.next_free(c.primary)) {
     add_replacement(vba, take_block(vba));
   }
+  PageId page = kNone;
   if (offset >= m_flash.next_free(c.primary)) {  // the page at its offset is still free
+    page = m_flash.page(c.primary, offset);
     m_flash.program(c.primary, offset, lun, token, OpClass::kHostWrite, after);
   } else if (m_flash.full(c.replacement)) {
     fold(vba, offset, token, after);  // counts the unit as written
+    page = m_flash.page(c.primary, offset);
   } else {
+    page = m_flash.page(c.replacement, m_flash.next_free(c.replacement));
     m_flash.program(c.replacement, m_flash.next_free(c.replacement), lun, token,
                     OpClass::kHostWrite, after);
   }
   mark_valid(lun);
+  if (m_cache) tell_cache(CacheCall::kInsert, lun, page, 1);
 }
 
 BlockId Nftl::take_block(uint32_t vba) {
@@ -133,6 +224,12 @@ void Nftl::fold(uint32_t vba, uint32_t incoming_offset, Token incoming_token,
   m_flash.erase(replacement, last);
   drop_replacement(vba);
   c.primary = fresh;
+  // Every unit of the virtual block now sits at its offset in the fresh block (units that hold
+  // no data are never looked up, so the whole block may be named at once).
+  if (m_cache) {
+    tell_cache(m_forget_on_fold ? CacheCall::kForget : CacheCall::kRelocate, first_lun(vba),
+               m_flash.page(fresh, 0), units_in(vba));
+  }
 }
 
 void Nftl::add_replacement(uint32_t vba, BlockId block) {

@@ -7,12 +7,18 @@
 // virtual block is folded: its newest pages are copied into a fresh block, which becomes the
 // primary, and both old blocks are erased. When a plane's free pool falls below the GC reserve,
 // the virtual block with the fullest replacement block there is folded.
+//
+// A translation cache (`ftl.nftl.cache`: LMT with WR or SCWR, or LRU; ftl/translation_cache/) may
+// sit in front of the search: a read asks it first, and a hit needs no spare-area read. Every
+// page NFTL writes or a fold moves is told to the cache, so it never answers with an old page.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "ftl/hybrid/block_scheme.h"
+#include "ftl/translation_cache/translation_cache.h"
 
 namespace ssd::ftl {
 
@@ -22,12 +28,17 @@ class Nftl final : public BlockScheme {
 
   // Per virtual block: primary and replacement block numbers and their next free pages; plus
   // the valid bitmap.
+  // ... and the translation cache's threshold when there is one.
   uint64_t mapping_memory_bytes() const override;
+  std::vector<MappingFigure> mapping_figures() const override;
+  // Hits / lookups of the translation cache in the timed run; none without a cache or lookups.
+  std::optional<double> cache_hit_ratio() const override;
   PageId peek(Lun lun) const override;
   uint32_t blocks_held() const override;
 
   BlockId primary(uint32_t vba) const { return m_chains[vba].primary; }
   BlockId replacement(uint32_t vba) const { return m_chains[vba].replacement; }
+  const TranslationCache* cache() const { return m_cache.get(); }
 
  private:
   struct Chain {
@@ -42,6 +53,8 @@ class Nftl final : public BlockScheme {
 
   // The newest copy of `lun` in the replacement block (the last page naming it), or kNone.
   PageId newest_in_replacement(BlockId replacement, Lun lun) const;
+  // The backward spare-area search, timed (what a cache hit saves).
+  PageId search(Lun lun, OpClass op_class, uint32_t& after);
   // A block for virtual block `vba` on its plane, folding others first while the pool is short.
   BlockId take_block(uint32_t vba);
   // Folds `vba` into a fresh block; `incoming` (offset, token, after) joins it when not kNone.
@@ -51,6 +64,29 @@ class Nftl final : public BlockScheme {
   void drop_replacement(uint32_t vba);
   // The virtual block of `plane` with the fullest replacement block (ties: lowest), or kNone.
   uint32_t fold_victim(uint32_t plane) const;
+
+  // The translation cache's work goes to the FTL processor; in the timed run it is also summed
+  // here, by kind, for the report.
+  enum class CacheCall { kInsert, kRelocate, kForget };
+  void tell_cache(CacheCall call, Lun lun, PageId page, uint32_t count);
+  PageId cache_lookup(Lun lun);
+
+  struct CacheTotals {  // timed run only
+    uint64_t lookups = 0;
+    uint64_t hits = 0;
+    uint64_t insertions = 0;
+    CpuWork lookup_work;
+    CpuWork insertion_work;
+  };
+
+  std::unique_ptr<TranslationCache> m_cache;
+  bool m_fill_on_read;
+  bool m_forget_on_fold;
+  uint64_t m_cache_bytes;             // its threshold, 0 without a cache
+  config::ControllerConfig m_prices;  // for the cache's figures in microseconds
+  CacheTotals m_cache_totals;
+  uint64_t m_search_spare_reads = 0;  // timed run: spare areas read to locate host data
+  uint64_t m_searches = 0;            // timed run: locate() calls that searched flash
 
   std::vector<Chain> m_chains;                            // per virtual block
   std::vector<std::vector<uint32_t>> m_with_replacement;  // per plane: vbas that have one

@@ -2,20 +2,56 @@
 
 #include "ftl/hybrid/block_rules.h"
 #include "ftl/nftl/nftl.h"
+#include "ftl/nftl/nftl_settings.h"
+#include "ftl/translation_cache/translation_cache.h"
 
 namespace ssd::ftl {
+
+namespace {
+std::optional<config::KeyProblem> check_nftl(const config::PlatformConfig& p) {
+  if (auto problem = check_block_granular(p, "nftl")) return problem;
+  const NftlSettings& s = p.ftl.settings.get<NftlSettings>();
+  const TranslationCacheOptions cache{s.cache, s.cache_bytes, s.lmt_fanout};
+  const uint64_t least = minimum_cache_bytes(cache);
+  if (s.cache != "none" && s.cache_bytes < least) {
+    return config::KeyProblem{"ftl.nftl.cache_bytes", "is below the " + std::to_string(least) +
+                                                          " bytes the \"" + s.cache +
+                                                          "\" cache needs at least (got " +
+                                                          std::to_string(s.cache_bytes) + ")"};
+  }
+  return std::nullopt;
+}
+}  // namespace
 
 SchemeDescriptor nftl_descriptor() {
   SchemeDescriptor d;
   d.name = "nftl";
   d.summary =
       "NFTL: primary and replacement blocks per virtual block, backward spare-area "
-      "search (docs/schemes.md)";
-  d.check = [](const config::PlatformConfig& p) { return check_block_granular(p, "nftl"); };
+      "search, optional LMT or LRU translation cache (docs/schemes.md)";
+  d.settings = settings_of<NftlSettings>;
+  d.check = check_nftl;
   d.spare_words = BlockScheme::spare_words;
+  d.figures = {
+      {"search_spare_reads", "spare areas read to locate host data (the backward search)"},
+      {"searches", "lookups that searched flash (missed the cache, or no cache)"},
+      {"cache_lookups", "translation-cache lookups (ftl.nftl.cache)"},
+      {"cache_hits", "lookups the cache answered, with no spare-area read"},
+      {"cache_insertions", "translations given to the cache (writes, folds)"},
+      {"cache_bytes_used", "the cache's memory at the end, by the paper's sizes"},
+      {"cache_lookup_us_mean", "mean CPU time of one cache lookup at the platform's prices"},
+      {"cache_insertion_us_mean", "mean CPU time of one cache insertion, replacement included"},
+      {"cache_lookup_tree_nodes_mean", "translation nodes visited per lookup"},
+      {"cache_lookup_list_steps_mean", "list steps per lookup"},
+      {"cache_insertion_list_steps_mean", "list steps per insertion"},
+      {"cache_insertion_unit_merges_mean", "unit merges, trims and cuts per insertion"},
+  };
   d.simulator_bytes = [](const config::PlatformConfig& p, const Geometry& g) {
-    // Chains, positions and replacement lists per virtual block; valid bits.
-    return logical_blocks(p) * 4 * sizeof(BlockId) + g.logical_units / 8;
+    // Chains, positions and replacement lists per virtual block; valid bits; the cache (its
+    // nodes and units take about its threshold).
+    const NftlSettings& s = p.ftl.settings.get<NftlSettings>();
+    return logical_blocks(p) * 4 * sizeof(BlockId) + g.logical_units / 8 +
+           (s.cache == "none" ? 0 : 2 * s.cache_bytes);
   };
   d.create = [](const SchemeContext& c) { return std::make_unique<Nftl>(c); };
   return d;

@@ -27,12 +27,7 @@ uint64_t CpuCosts::cycles(const ftl::CpuWork& w) const {
 }
 
 uint64_t CpuCosts::mapping_cycles(const ftl::CpuWork& w) const {
-  double mapping = 0.0;
-#define SSD_PRICE_MAPPING(count, unit, default_cycles, is_mapping, description) \
-  if (is_mapping) mapping += double(w.count) * prices.cycles_per_##unit;
-  SSD_CPU_PRIMITIVES(SSD_PRICE_MAPPING)
-#undef SSD_PRICE_MAPPING
-  return static_cast<uint64_t>(std::llround(mapping));
+  return static_cast<uint64_t>(std::llround(ftl::mapping_cycles(w, prices)));
 }
 
 FtlProcessor::FtlProcessor(sc_core::sc_module_name name, const config::PlatformConfig& platform,

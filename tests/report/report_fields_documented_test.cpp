@@ -29,7 +29,8 @@ namespace {
 using nlohmann::json;
 
 // The figures a scheme adds under "mapping." (RunReport::mapping_figures), as the schemes report
-// them today: VET and EMT (ftl/extent/extent_ftl.cpp, ExtentFtl::mapping_figures). The report
+// them today: VET and EMT (ftl/extent/extent_ftl.cpp, ExtentFtl::mapping_figures) and NFTL
+// (ftl/nftl/nftl.cpp, Nftl::mapping_figures). The report
 // library does not know the schemes, so the list is written here for now.
 // TODO: take these names from the scheme registry instead, ftl::schemes() and each
 // SchemeDescriptor::figures (ftl/scheme_registry.h, ftl/core/scheme_descriptor.h), once this
@@ -45,6 +46,19 @@ const std::vector<RunReport::MappingFigure>& scheme_mapping_figures() {
       {"pieces_returned_per_read", 1.25, false},
       {"gc_relocation_runs", 7, true},
       {"extents_split_by_gc", 3, true},
+      // NFTL's (ftl/nftl/nftl_descriptor.cpp).
+      {"search_spare_reads", 40, true},
+      {"searches", 4, true},
+      {"cache_lookups", 10, true},
+      {"cache_hits", 6, true},
+      {"cache_insertions", 12, true},
+      {"cache_bytes_used", 4096, true},
+      {"cache_lookup_us_mean", 0.5, false},
+      {"cache_insertion_us_mean", 1.5, false},
+      {"cache_lookup_tree_nodes_mean", 2.5, false},
+      {"cache_lookup_list_steps_mean", 3.5, false},
+      {"cache_insertion_list_steps_mean", 4.5, false},
+      {"cache_insertion_unit_merges_mean", 0.25, false},
   };
   return figures;
 }
