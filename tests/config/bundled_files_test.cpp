@@ -2,6 +2,8 @@
 // devices their comments claim.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "config/capacity.h"
 #include "config/config_loader.h"
 #include "config_test_support.h"
@@ -55,6 +57,31 @@ TEST(BundledFiles, MqsimIs512GiBWithFourKiBUnits) {
   EXPECT_EQ(mapping_unit_bytes(c.platform), 4096u);
   EXPECT_EQ(c.platform.nand.dies_per_chip, 2u);
   EXPECT_EQ(c.platform.nand.planes_per_die, 2u);
+}
+
+TEST(BundledFiles, LmtNftlMatchesLmtPaperPrototype) {
+  const LoadedConfig c = load_platform("lmt-nftl-20gb");
+  EXPECT_EQ(physical_capacity_bytes(c.platform), 20 * kGiB);
+  EXPECT_EQ(c.platform.nand.page_bytes, 512u);
+  EXPECT_EQ(c.platform.nand.spare_bytes, 16u);
+  EXPECT_EQ(uint64_t{c.platform.nand.pages_per_block} * c.platform.nand.page_bytes, 16u << 10);
+  EXPECT_DOUBLE_EQ(c.platform.nand.t_spare_read_us, 50.0);
+  EXPECT_EQ(c.platform.nand.t_read_us, std::vector<double>{50.0});
+  EXPECT_EQ(c.platform.nand.t_program_us, std::vector<double>{250.0});
+  EXPECT_EQ(c.platform.ftl.scheme, "nftl");
+}
+
+TEST(BundledFiles, LmtDesktopLikeScenarioHasThePapersTraceShape) {
+  const LoadedConfig c = load_config(bundled("platforms/lmt-nftl-20gb.toml"),
+                                     bundled("bench/scenarios/lmt-desktop-like.toml"), {});
+  const WorkloadConfig& w = c.scenario.workload;
+  // 1,669,228 distinct 512-byte sectors, rounded up to 4 KiB.
+  EXPECT_GE(w.address_span_bytes, 1669228ull * 512);
+  EXPECT_LT(w.address_span_bytes, 1669228ull * 512 + 4096);
+  // Mean request 32.5 sectors: the trace's 13.2 M sectors written and 2.8 M read within 1.5 %.
+  const double mean_sectors = (w.request_bytes + w.request_bytes_max) / 2.0 / 512.0;
+  EXPECT_NEAR(w.requests * (1 - w.read_ratio) * mean_sectors, 13198805, 0.015 * 13198805);
+  EXPECT_NEAR(w.requests * w.read_ratio * mean_sectors, 2797996, 0.015 * 2797996);
 }
 
 TEST(BundledFiles, EmptyPathsKeepStructDefaults) {
