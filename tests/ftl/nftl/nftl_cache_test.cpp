@@ -3,6 +3,7 @@
 // old page (the oracle checks every read), and the cache's work reaches the FTL processor.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -110,37 +111,37 @@ TEST_P(NftlCacheTest, TheCachesWorkIsPricedByTheFtlProcessor) {
   EXPECT_GT(spent.tree_nodes + spent.hash_probes, 0u);
 }
 
-// A million random commands on a full device, the oracle checking every read: the cache never
-// answers with an old page through writes, folds and GC, under a small threshold that keeps it
-// replacing all the time.
-TEST_P(NftlCacheTest, MillionRandomCommandsOnAFullDeviceUnderASmallThreshold) {
-  config::PlatformConfig p = cached_platform(GetParam(), 2048);
+// A million random commands on a device filled first (a fifth of it overwritten), the oracle
+// checking every read; then `after` looks at the cache.
+void million_commands_on_a_full_device(const config::PlatformConfig& p, uint64_t seed,
+                                       const std::function<void(const TranslationCache&)>& after) {
   FtlDevice full(p, FtlDeviceOptions{});
   config::PreconditionConfig fill;
   fill.fill_ratio = 1.0;
   fill.overwrite_ratio = 0.2;
   precondition(full, fill);
   const auto check = [&full] { testing::check_block_scheme(full); };
-  EXPECT_EQ(testing::run_random(full, 1'000'000, 44, check, 250'000), 0u)
+  EXPECT_EQ(testing::run_random(full, 1'000'000, seed, check, 250'000), 0u)
       << full.oracle()->first_mismatch();
-  const auto& nftl = dynamic_cast<const Nftl&>(full.scheme());
-  EXPECT_GT(nftl.cache()->stats().hits, 10'000u);
-  EXPECT_GT(nftl.cache()->stats().replacements, 1'000u);
-  EXPECT_LE(nftl.cache()->memory_bytes(), 2048u);
+  after(*dynamic_cast<const Nftl&>(full.scheme()).cache());
+}
+
+// The cache never answers with an old page through writes, folds and GC, under a small threshold
+// that keeps it replacing all the time.
+TEST_P(NftlCacheTest, MillionRandomCommandsOnAFullDeviceUnderASmallThreshold) {
+  million_commands_on_a_full_device(cached_platform(GetParam(), 2048), 44,
+                                    [](const TranslationCache& cache) {
+                                      EXPECT_GT(cache.stats().hits, 10'000u);
+                                      EXPECT_GT(cache.stats().replacements, 1'000u);
+                                      EXPECT_LE(cache.memory_bytes(), 2048u);
+                                    });
 }
 
 TEST_P(NftlCacheTest, MillionRandomCommandsWithFoldsThatMakeTheCacheForget) {
   config::PlatformConfig p = cached_platform(GetParam(), 2048);
   p.ftl.settings.edit<NftlSettings>().cache_on_fold = "forget";
-  FtlDevice full(p, FtlDeviceOptions{});
-  config::PreconditionConfig fill;
-  fill.fill_ratio = 1.0;
-  fill.overwrite_ratio = 0.2;
-  precondition(full, fill);
-  const auto check = [&full] { testing::check_block_scheme(full); };
-  EXPECT_EQ(testing::run_random(full, 1'000'000, 45, check, 250'000), 0u)
-      << full.oracle()->first_mismatch();
-  EXPECT_GT(dynamic_cast<const Nftl&>(full.scheme()).cache()->stats().hits, 10'000u);
+  million_commands_on_a_full_device(
+      p, 45, [](const TranslationCache& cache) { EXPECT_GT(cache.stats().hits, 10'000u); });
 }
 
 TEST_P(NftlCacheTest, AFoldThatMakesTheCacheForgetLeavesTheBlocksUnitsToTheSearch) {

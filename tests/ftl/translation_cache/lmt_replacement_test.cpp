@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -179,17 +180,27 @@ uint64_t write_hazards(LmtTree& tree, uint64_t threshold) {
   return tree.memory_bytes();
 }
 
-TEST(LmtReplacement, SecondChanceCutsAndPrunesSoNoOlderUnitAnswersForAReleasedNewerOne) {
+// Writes `scene` into an SCWR tree whose threshold is exactly what the scene takes (measured on a
+// tree that never replaces), checks that the scene fit in the root leaf as `units` units with no
+// replacement, then inserts one unit strictly inside list C's unit at 200: over the threshold, so
+// SCWR runs.
+std::unique_ptr<LmtTree> scene_then_one_over(uint64_t (*scene)(LmtTree&, uint64_t),
+                                             uint32_t units) {
   LmtTree probe(kLarge, 9, LmtReplacement::kSecondChance);
-  const uint64_t threshold = write_hazards(probe, kLarge);
-  ASSERT_EQ(probe.nodes(), 1u);
-  ASSERT_EQ(probe.units(), 5u);
+  const uint64_t threshold = scene(probe, kLarge);
+  EXPECT_EQ(probe.nodes(), 1u);
+  EXPECT_EQ(probe.units(), units);
+  auto tree = std::make_unique<LmtTree>(threshold, 9, LmtReplacement::kSecondChance);
+  scene(*tree, threshold);
+  EXPECT_EQ(tree->stats().replacements, 0u);
+  insert_checked(*tree, 205, 7000, 1, threshold);
+  EXPECT_GT(tree->stats().replacements, 0u);
+  return tree;
+}
 
-  LmtTree tree(threshold, 9, LmtReplacement::kSecondChance);
-  write_hazards(tree, threshold);
-  ASSERT_EQ(tree.stats().replacements, 0u);
-  insert_checked(tree, 205, 7000, 1, threshold);  // strictly inside list C's unit
-  EXPECT_GT(tree.stats().replacements, 0u);
+TEST(LmtReplacement, SecondChanceCutsAndPrunesSoNoOlderUnitAnswersForAReleasedNewerOne) {
+  const std::unique_ptr<LmtTree> replaced = scene_then_one_over(write_hazards, 5);
+  LmtTree& tree = *replaced;
   CpuWork work;
   // Hazard 2: the newer [4, 7] went; the older keeps its larger part [8, 15] and not [4, 7].
   for (Lun lun = 4; lun < 8; ++lun) EXPECT_EQ(tree.lookup(lun, work), kNone) << lun;
@@ -221,16 +232,8 @@ uint64_t write_nested(LmtTree& tree, uint64_t threshold) {
 }
 
 TEST(LmtReplacement, SecondChanceCutsNeverExposeAnOlderUnitWhereTheDroppedPartHidIt) {
-  LmtTree probe(kLarge, 9, LmtReplacement::kSecondChance);
-  const uint64_t threshold = write_nested(probe, kLarge);
-  ASSERT_EQ(probe.nodes(), 1u);
-  ASSERT_EQ(probe.units(), 4u);
-
-  LmtTree tree(threshold, 9, LmtReplacement::kSecondChance);
-  write_nested(tree, threshold);
-  ASSERT_EQ(tree.stats().replacements, 0u);
-  insert_checked(tree, 205, 7000, 1, threshold);  // strictly inside list C's unit
-  EXPECT_GT(tree.stats().replacements, 0u);
+  const std::unique_ptr<LmtTree> replaced = scene_then_one_over(write_nested, 4);
+  LmtTree& tree = *replaced;
   CpuWork work;
   for (Lun lun = 0; lun < 64; ++lun) {
     const PageId newest = lun == 32 ? 3000 : (lun >= 30 && lun < 46) ? 2000 + lun - 30 : 1000 + lun;
