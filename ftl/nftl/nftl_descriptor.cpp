@@ -19,6 +19,13 @@ std::optional<config::KeyProblem> check_nftl(const config::PlatformConfig& p) {
                                                           "\" cache needs at least (got " +
                                                           std::to_string(s.cache_bytes) + ")"};
   }
+  if (s.cache != "none" && s.cache_bytes > p.dram.capacity_bytes) {
+    return config::KeyProblem{"ftl.nftl.cache_bytes",
+                              "is larger than the controller's DRAM, which holds the cache "
+                              "(dram.capacity_bytes = " +
+                                  std::to_string(p.dram.capacity_bytes) + ", got " +
+                                  std::to_string(s.cache_bytes) + ")"};
+  }
   return std::nullopt;
 }
 }  // namespace
@@ -34,7 +41,7 @@ SchemeDescriptor nftl_descriptor() {
   d.spare_words = BlockScheme::spare_words;
   d.figures = {
       {"search_spare_reads", "spare areas read to locate host data (the backward search)"},
-      {"searches", "lookups that searched flash (missed the cache, or no cache)"},
+      {"searches", "lookups the cache did not answer (all without a cache)"},
       {"cache_lookups", "translation-cache lookups (ftl.nftl.cache)"},
       {"cache_hits", "lookups the cache answered, with no spare-area read"},
       {"cache_insertions", "translations given to the cache (writes, folds)"},

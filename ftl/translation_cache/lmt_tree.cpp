@@ -613,7 +613,8 @@ void LmtTree::replace_until_under_threshold(CpuWork& work) {
   ++m_stats.replacements;
   // Releasing every leaf leaves the root alone, which the threshold always holds (constructor).
   while (memory_bytes() > m_threshold) {
-    for (const uint32_t leaf : leaves_by_weight(work)) {
+    sort_leaves_by_weight(work);
+    for (const uint32_t leaf : m_leaves) {
       if (memory_bytes() <= m_threshold) break;
       if (m_replacement == LmtReplacement::kSecondChance && release_second_halves(leaf, work) > 0)
         continue;
@@ -622,18 +623,21 @@ void LmtTree::replace_until_under_threshold(CpuWork& work) {
   }
 }
 
-std::vector<uint32_t> LmtTree::leaves_by_weight(CpuWork& work) const {
-  std::vector<uint32_t> leaves;
-  std::vector<uint32_t> stack{m_root};
-  while (!stack.empty()) {
-    const uint32_t node = stack.back();
-    stack.pop_back();
+void LmtTree::sort_leaves_by_weight(CpuWork& work) {
+  // Replacement runs on nearly every insertion once the cache is full: the lists are members,
+  // reused, not allocated each time.
+  std::vector<uint32_t>& leaves = m_leaves;
+  leaves.clear();
+  m_walk.assign(1, m_root);
+  while (!m_walk.empty()) {
+    const uint32_t node = m_walk.back();
+    m_walk.pop_back();
     if (m_nodes[node].leaf) {
       ++work.list_steps;  // the paper keeps the leaves on a doubly linked list
       if (!m_nodes[node].entries.empty()) leaves.push_back(node);
       continue;
     }
-    for (const Entry& e : m_nodes[node].entries) stack.push_back(e.child);
+    for (const Entry& e : m_nodes[node].entries) m_walk.push_back(e.child);
   }
   // W(N) = AT / NT, smallest first; compared as AT_a * NT_b < AT_b * NT_a to stay exact.
   uint64_t comparisons = 0;
@@ -644,7 +648,6 @@ std::vector<uint32_t> LmtTree::leaves_by_weight(CpuWork& work) const {
     return wa != wb ? wa < wb : a < b;
   });
   work.list_steps += comparisons;
-  return leaves;
 }
 
 void LmtTree::release_leaf(uint32_t leaf, CpuWork& work) {

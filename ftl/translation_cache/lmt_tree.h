@@ -120,7 +120,8 @@ class LmtTree final : public TranslationCache {
 
   // --- replacement ---
   void replace_until_under_threshold(CpuWork& work);
-  std::vector<uint32_t> leaves_by_weight(CpuWork& work) const;
+  // Fills m_leaves with the leaves that hold units, by W(N) = AT / NT, smallest first.
+  void sort_leaves_by_weight(CpuWork& work);
   void release_leaf(uint32_t leaf, CpuWork& work);
   // SCWR: releases the second half of each of the leaf's lists after pruning and cutting the
   // first half against it; returns the units released.
@@ -149,6 +150,8 @@ class LmtTree final : public TranslationCache {
     Range range;
     uint64_t version;
   };
+  std::vector<uint32_t> m_leaves;  // sort_leaves_by_weight()'s order
+  std::vector<uint32_t> m_walk;    // its traversal stack
   std::vector<uint32_t> m_scratch;
   std::vector<uint32_t> m_kept;
   std::vector<Released> m_released;

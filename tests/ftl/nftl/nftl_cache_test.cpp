@@ -166,11 +166,27 @@ INSTANTIATE_TEST_SUITE_P(Kinds, NftlCacheTest, ::testing::Values("lru", "lmt-wr"
                            return name;
                          });
 
-TEST(NftlCache, WithoutACacheEveryLookupSearches) {
+TEST(NftlCache, WithoutACacheEveryLookupSearchesAndNoneIsCounted) {
   config::PlatformConfig p = cached_platform("none", 0);
   FtlDevice device(p, FtlDeviceOptions{});
-  EXPECT_EQ(dynamic_cast<const Nftl&>(device.scheme()).cache(), nullptr);
+  const uint32_t spu = device.geometry().sectors_per_unit;
+  run_one(device, CommandKind::kWrite, 0, 4 * spu);
+  run_one(device, CommandKind::kWrite, 2 * spu, spu);  // unit 2 in the replacement block
+  run_one(device, CommandKind::kRead, 0, 4 * spu);
+  const auto& nftl = dynamic_cast<const Nftl&>(device.scheme());
+  EXPECT_EQ(nftl.cache(), nullptr);
   EXPECT_EQ(device.scheme().cache_hit_ratio(), std::nullopt);
+  const auto figure = [&](const std::string& name) {
+    for (const MappingFigure& f : nftl.mapping_figures()) {
+      if (f.name == name) return f.value;
+    }
+    ADD_FAILURE() << name;
+    return -1.0;
+  };
+  EXPECT_EQ(figure("searches"), 4.0);
+  EXPECT_EQ(figure("search_spare_reads"), 4.0);  // the one replacement page, for each unit
+  EXPECT_EQ(figure("cache_lookups"), 0.0);
+  EXPECT_EQ(figure("cache_bytes_used"), 0.0);
 }
 
 TEST(NftlCache, ReadFillInsertsWhatAMissFound) {

@@ -4,6 +4,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "ftl/nftl/nftl_settings.h"
 #include "tests/config/config_test_support.h"
 
@@ -49,6 +52,18 @@ TEST(NftlSettings, AThresholdBelowTheCachesLeastStateIsRefused) {
       load_config("", "",
                   {"ftl.scheme=nftl", "ftl.mapping_unit_bytes=0", "ftl.nftl.cache=\"lmt-wr\"",
                    "ftl.nftl.lmt_fanout=19", "ftl.nftl.cache_bytes=276"}));
+}
+
+TEST(NftlSettings, ACacheLargerThanTheControllersDramIsRefused) {
+  const std::vector<std::string> sets = {"ftl.scheme=nftl", "ftl.mapping_unit_bytes=0",
+                                         "ftl.nftl.cache=\"lru\"", "dram.capacity_bytes=1048576"};
+  std::vector<std::string> over = sets;
+  over.push_back("ftl.nftl.cache_bytes=1048577");
+  EXPECT_THAT(error_of([&] { load_config("", "", over); }),
+              HasSubstr("key 'ftl.nftl.cache_bytes': is larger than the controller's DRAM"));
+  std::vector<std::string> fits = sets;
+  fits.push_back("ftl.nftl.cache_bytes=1048576");
+  EXPECT_NO_THROW(load_config("", "", fits));
 }
 
 TEST(NftlSettings, AFanoutOutsideItsRangeIsRefused) {
