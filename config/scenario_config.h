@@ -26,7 +26,13 @@ struct WorkloadConfig {
   double interarrival_us = 100.0;    // workload.interarrival_us (open loop, mean)
   std::string arrival = "fixed";     // workload.arrival: "fixed" | "poisson" (open loop)
   uint64_t flush_every_writes = 0;   // workload.flush_every_writes (0 = never)
-  uint64_t seed = 1;                 // workload.seed
+  // What the host does every flush_every_writes writes (synthetic workload only; the generator
+  // says how each call is modelled):
+  std::string sync_call = "flush";       // workload.sync_call: "flush" | "fsync" | "fdatasync"
+  uint64_t journal_write_bytes = 8192;   // workload.journal_write_bytes (one journal commit)
+  uint64_t journal_bytes = 32ull << 20;  // workload.journal_bytes (journal region at the end
+                                         //   of the address span; not with "flush")
+  uint64_t seed = 1;                     // workload.seed
   // Trace replay (kind "trace"; docs/traces.md). requests, duration_ms, mode and queue_depth
   // above also apply: a maximum request count, a time window, open or closed loop.
   std::string trace_file;                // workload.trace_file (relative to the scenario file)

@@ -1,5 +1,6 @@
 // Scenario rules that relate keys to each other and to the platform: sizes in whole sectors,
-// an address range inside the logical capacity, a way for the run to end, a legal queue depth.
+// an address range inside the logical capacity, a journal region that leaves room for data, a
+// way for the run to end, a legal queue depth.
 #include <algorithm>
 
 #include "config/capacity.h"
@@ -65,6 +66,52 @@ std::optional<KeyProblem> check_address_range(const WorkloadConfig& w, uint64_t 
   return std::nullopt;
 }
 
+// fsync / fdatasync (a synthetic workload): a sync every N writes, a journal write that is whole
+// sectors and fits its region, and a region that leaves room for data. Needs check_sizes and
+// check_address_range passed (whole-sector sizes, a span inside the device).
+std::optional<KeyProblem> check_sync_call(const WorkloadConfig& w, uint32_t sector,
+                                          uint64_t capacity) {
+  if (w.sync_call == "flush" || sector == 0) return std::nullopt;
+  const std::string with = " when workload.sync_call is '" + w.sync_call + "'";
+  if (w.flush_every_writes == 0) {
+    return KeyProblem{"workload.sync_call",
+                      "'" + w.sync_call +
+                          "' needs workload.flush_every_writes > 0 (the writes between two "
+                          "sync calls); it is 0"};
+  }
+  if (w.journal_write_bytes == 0) {
+    return KeyProblem{"workload.journal_write_bytes", "must be >= 1" + with + got(0)};
+  }
+  if (w.journal_write_bytes % sector != 0) {
+    return KeyProblem{"workload.journal_write_bytes", "must be a multiple of nand.sector_bytes (" +
+                                                          std::to_string(sector) + ")" +
+                                                          got(w.journal_write_bytes)};
+  }
+  if (w.journal_bytes == 0) {
+    return KeyProblem{"workload.journal_bytes", "must be >= 1" + with + got(0)};
+  }
+  if (w.journal_bytes % w.align_bytes != 0) {
+    return KeyProblem{"workload.journal_bytes", "must be a multiple of workload.align_bytes (" +
+                                                    std::to_string(w.align_bytes) + ")" +
+                                                    got(w.journal_bytes)};
+  }
+  if (w.journal_write_bytes > w.journal_bytes) {
+    return KeyProblem{"workload.journal_write_bytes", "must be <= workload.journal_bytes (" +
+                                                          std::to_string(w.journal_bytes) + ")" +
+                                                          got(w.journal_write_bytes)};
+  }
+  const uint64_t span =
+      w.address_span_bytes == 0 ? capacity - w.address_start_bytes : w.address_span_bytes;
+  const uint64_t largest = std::max(w.request_bytes, w.request_bytes_max);
+  if (w.journal_bytes > span || span - w.journal_bytes < largest) {
+    return KeyProblem{"workload.journal_bytes",
+                      "must leave at least one request (" + std::to_string(largest) +
+                          " bytes) of the address span (" + std::to_string(span) +
+                          " bytes) for data" + with + got(w.journal_bytes)};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<KeyProblem> find_scenario_problem(const ScenarioConfig& scenario,
@@ -79,6 +126,12 @@ std::optional<KeyProblem> find_scenario_problem(const ScenarioConfig& scenario,
   }
   if (auto problem = check_sizes(w, platform.nand.sector_bytes)) return problem;
   if (auto problem = check_address_range(w, logical_capacity_bytes(platform))) return problem;
+  if (w.kind == "synthetic") {
+    if (auto problem =
+            check_sync_call(w, platform.nand.sector_bytes, logical_capacity_bytes(platform))) {
+      return problem;
+    }
+  }
   if (w.kind == "trace") {
     if (w.trace_file.empty()) {
       return KeyProblem{"workload.trace_file",

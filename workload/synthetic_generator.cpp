@@ -5,15 +5,27 @@
 
 namespace ssd::workload {
 
+namespace {
+
+uint64_t span_bytes(const config::WorkloadConfig& config, uint64_t logical_bytes) {
+  return config.address_span_bytes ? config.address_span_bytes
+                                   : logical_bytes - config.address_start_bytes;
+}
+
+}  // namespace
+
 SyntheticGenerator::SyntheticGenerator(const config::WorkloadConfig& config, uint64_t logical_bytes,
                                        uint32_t sector_bytes)
     : m_config(config),
       m_sector_bytes(sector_bytes),
       m_first_sector(config.address_start_bytes / sector_bytes),
-      m_span_sectors((config.address_span_bytes ? config.address_span_bytes
-                                                : logical_bytes - config.address_start_bytes) /
-                     sector_bytes),
+      m_sync_call(config.sync_call == "fsync"       ? SyncCall::kFsync
+                  : config.sync_call == "fdatasync" ? SyncCall::kFdatasync
+                                                    : SyncCall::kFlush),
+      m_journal_sectors(m_sync_call == SyncCall::kFlush ? 0 : config.journal_bytes / sector_bytes),
+      m_span_sectors(span_bytes(config, logical_bytes) / sector_bytes - m_journal_sectors),
       m_align_sectors(std::max<uint64_t>(1, config.align_bytes / sector_bytes)),
+      m_journal_write_sectors(config.journal_write_bytes / sector_bytes),
       m_open_loop(config.mode == "open"),
       m_random_pattern(config.pattern == "random"),
       m_random(config.seed),
@@ -47,6 +59,20 @@ bool SyntheticGenerator::next(Request& request) {
 
   if (m_config.flush_every_writes != 0 && m_writes_since_flush >= m_config.flush_every_writes) {
     m_writes_since_flush = 0;
+    // fsync commits the journal every time; fdatasync only when the file grew (its size is
+    // metadata a later read needs). The commit block's FUA is folded into the flush that follows,
+    // so each sync call is one journal write at most and exactly one device flush.
+    const bool commit = m_sync_call == SyncCall::kFsync ||
+                        (m_sync_call == SyncCall::kFdatasync && m_grew_since_sync);
+    m_grew_since_sync = false;
+    m_flush_pending = true;
+    if (commit) {
+      journal_write(request);
+      return true;
+    }
+  }
+  if (m_flush_pending) {
+    m_flush_pending = false;
     request.kind = ftl::CommandKind::kFlush;
     request.start_sector = 0;
     request.sector_count = 0;
@@ -70,7 +96,20 @@ bool SyntheticGenerator::next(Request& request) {
   }
   request.start_sector = m_first_sector + offset;
   request.sector_count = static_cast<uint32_t>(size);
+  if (request.kind == ftl::CommandKind::kWrite &&
+      request.start_sector + size > m_high_water_sector) {
+    m_high_water_sector = request.start_sector + size;
+    m_grew_since_sync = true;
+  }
   return true;
+}
+
+void SyntheticGenerator::journal_write(Request& request) {
+  if (m_journal_cursor + m_journal_write_sectors > m_journal_sectors) m_journal_cursor = 0;
+  request.kind = ftl::CommandKind::kWrite;
+  request.start_sector = m_first_sector + m_span_sectors + m_journal_cursor;
+  request.sector_count = static_cast<uint32_t>(m_journal_write_sectors);
+  m_journal_cursor += m_journal_write_sectors;
 }
 
 std::string SyntheticGenerator::describe() const {
@@ -81,6 +120,9 @@ std::string SyntheticGenerator::describe() const {
     out << ", open loop every " << m_config.interarrival_us << " us (" << m_config.arrival << ")";
   } else {
     out << ", closed loop QD " << m_config.queue_depth;
+  }
+  if (m_sync_call != SyncCall::kFlush && m_config.flush_every_writes != 0) {
+    out << ", " << m_config.sync_call << " every " << m_config.flush_every_writes << " writes";
   }
   return out.str();
 }

@@ -1,7 +1,10 @@
 // Synthetic workload: sequential or uniformly random addresses over a range, a read / trim / write
-// mix, fixed or uniform request sizes on an alignment grid, a flush after every N writes, and
+// mix, fixed or uniform request sizes on an alignment grid, a sync after every N writes, and
 // either closed-loop issue (the host keeps a fixed queue depth) or open-loop arrivals (fixed or
 // Poisson inter-arrival time). Deterministic for a seed.
+// A sync is a flush command, or what ext4 (ordered journal) sends for fsync or fdatasync: a
+// journal commit write into a circular journal region at the end of the span, then a flush. No
+// file system beyond that: one file, no directory or allocation metadata, no journal checkpoints.
 #pragma once
 
 #include <cstdint>
@@ -25,19 +28,30 @@ class SyntheticGenerator final : public WorkloadSource {
   std::string describe() const override;
 
  private:
+  enum class SyncCall { kFlush, kFsync, kFdatasync };
+
   uint64_t draw_size_sectors();
+  // The journal commit's write: the next journal_write_bytes of the journal region, wrapping.
+  void journal_write(Request& request);
 
   config::WorkloadConfig m_config;
   uint32_t m_sector_bytes;
   uint64_t m_first_sector;
-  uint64_t m_span_sectors;
+  SyncCall m_sync_call;
+  uint64_t m_journal_sectors;  // 0 with sync_call "flush"
+  uint64_t m_span_sectors;     // data span: the address span less the journal region
   uint64_t m_align_sectors;
+  uint64_t m_journal_write_sectors;
   bool m_open_loop;
   bool m_random_pattern;
   ftl::Random m_random;
   uint64_t m_issued = 0;
   uint64_t m_writes_since_flush = 0;
-  uint64_t m_cursor = 0;  // sequential pattern: next offset within the span
+  uint64_t m_cursor = 0;             // sequential pattern: next offset within the span
+  uint64_t m_journal_cursor = 0;     // next offset within the journal region
+  bool m_flush_pending = false;      // a sync is due: its flush comes next (after any journal)
+  uint64_t m_high_water_sector = 0;  // end of the furthest data write so far (the file's size)
+  bool m_grew_since_sync = false;    // a data write since the last sync went past the high water
   double m_arrival_ps = 0.0;
   double m_duration_ps;
 };

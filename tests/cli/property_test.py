@@ -100,6 +100,10 @@ def draw_scenario(rng):
     maybe("workload.seed", [1, 7, 123456789], [-1])
     maybe("precondition.fill_ratio", [0, 0.3, 0.7, 1.0], [1.5])
     maybe("precondition.overwrite_ratio", [0, 0.2, 0.5], [-1])
+    maybe("workload.sync_call", ["flush", "fsync", "fdatasync"], ["sync"], p=0.3)
+    if keys.get("workload.sync_call") in ("fsync", "fdatasync"):
+        maybe("workload.journal_bytes", [1 << 20, 4 << 20], [1000], p=0.5)
+        maybe("workload.journal_write_bytes", [4096, 8192, 12288], [0], p=0.3)
     return keys
 
 

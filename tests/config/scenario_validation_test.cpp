@@ -1,5 +1,6 @@
-// Scenario rules: the address range must lie inside the device, ratios must add up, the run must
-// be able to end, and the queue depth must fit the host. Messages name the file and the key.
+// Scenario rules: the address range must lie inside the device, ratios must add up, a sync call's
+// journal must fit, the run must be able to end, and the queue depth must fit the host. Messages
+// name the file and the key.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -134,6 +135,66 @@ TEST(ScenarioValidation, OpenLoopNeedsInterarrival) {
   EXPECT_THAT(scenario_error("[workload]\nmode = \"open\"\ninterarrival_us = 0\n"),
               HasSubstr("key 'workload.interarrival_us': "
                         "must be > 0 when workload.mode is 'open'"));
+}
+
+TEST(ScenarioValidation, SyncCallNeedsWritesBetweenSyncs) {
+  EXPECT_THAT(scenario_error("[workload]\nsync_call = \"fsync\"\n"),
+              HasSubstr("FILE:2: key 'workload.sync_call': 'fsync' needs "
+                        "workload.flush_every_writes > 0"));
+  EXPECT_THAT(scenario_error("[workload]\nflush_every_writes = 0\nsync_call = \"fdatasync\"\n"),
+              HasSubstr("key 'workload.sync_call': 'fdatasync' needs"));
+  EXPECT_THAT(scenario_error("[workload]\nsync_call = \"sync\"\n"),
+              HasSubstr("key 'workload.sync_call': must be one of: flush, fsync, fdatasync"));
+  TempToml ok("[workload]\nflush_every_writes = 16\nsync_call = \"fdatasync\"\n");
+  EXPECT_NO_THROW(load_config("", ok.path(), {}));
+}
+
+TEST(ScenarioValidation, JournalWriteInWholeSectorsInsideTheJournal) {
+  const std::string fsync = "[workload]\nflush_every_writes = 8\nsync_call = \"fsync\"\n";
+  EXPECT_THAT(scenario_error(fsync + "journal_write_bytes = 0\n"),
+              HasSubstr("FILE:4: key 'workload.journal_write_bytes': must be >= 1 when "
+                        "workload.sync_call is 'fsync' (got 0)"));
+  EXPECT_THAT(scenario_error(fsync + "journal_write_bytes = 1000\n"),
+              HasSubstr("key 'workload.journal_write_bytes': "
+                        "must be a multiple of nand.sector_bytes (512) (got 1000)"));
+  EXPECT_THAT(scenario_error(fsync + "journal_bytes = 32768\njournal_write_bytes = 65536\n"),
+              HasSubstr("key 'workload.journal_write_bytes': must be <= workload.journal_bytes "
+                        "(32768) (got 65536)"));
+}
+
+TEST(ScenarioValidation, JournalRegionOnTheGridLeavingRoomForData) {
+  const std::string fsync = "[workload]\nflush_every_writes = 8\nsync_call = \"fsync\"\n";
+  EXPECT_THAT(scenario_error(fsync + "journal_bytes = 0\n"),
+              HasSubstr("FILE:4: key 'workload.journal_bytes': must be >= 1"));
+  EXPECT_THAT(scenario_error(fsync + "journal_bytes = 10240\njournal_write_bytes = 4096\n"),
+              HasSubstr("key 'workload.journal_bytes': must be a multiple of "
+                        "workload.align_bytes (4096) (got 10240)"));
+  EXPECT_THAT(scenario_error(fsync + "address_span_bytes = 65536\njournal_bytes = 65536\n"),
+              HasSubstr("key 'workload.journal_bytes': must leave at least one request (4096 "
+                        "bytes) of the address span (65536 bytes) for data"));
+  EXPECT_THAT(
+      scenario_error(fsync + "address_span_bytes = 65536\njournal_bytes = 40960\n"
+                             "size_distribution = \"uniform\"\nrequest_bytes_max = 32768\n"),
+      HasSubstr("key 'workload.journal_bytes': must leave at least one request (32768 "
+                "bytes) of the address span (65536 bytes)"));
+  // The span to the device end, and a region larger than the whole span.
+  EXPECT_THAT(scenario_error(fsync + "journal_bytes = " +
+                             std::to_string(default_logical_bytes() / 4096 * 4096) + "\n"),
+              HasSubstr("key 'workload.journal_bytes': must leave at least one request"));
+  EXPECT_THAT(scenario_error(fsync + "address_span_bytes = 65536\njournal_bytes = 131072\n"),
+              HasSubstr("key 'workload.journal_bytes': must leave at least one request"));
+  TempToml exact(fsync + "address_span_bytes = 65536\njournal_bytes = 61440\n");
+  EXPECT_NO_THROW(load_config("", exact.path(), {}));
+}
+
+// With sync_call "flush" (or a trace) the journal keys are not used, so they are not checked.
+TEST(ScenarioValidation, JournalKeysIgnoredWithoutASyncCall) {
+  TempToml flush(
+      "[workload]\naddress_span_bytes = 65536\njournal_bytes = 1000\n"
+      "journal_write_bytes = 0\n");
+  EXPECT_NO_THROW(load_config("", flush.path(), {}));
+  TempToml trace("[workload]\nkind = \"trace\"\ntrace_file = \"t.csv\"\nsync_call = \"fsync\"\n");
+  EXPECT_NO_THROW(load_config("", trace.path(), {}));
 }
 
 TEST(ScenarioValidation, ChecksAgainstThePlatformGiven) {

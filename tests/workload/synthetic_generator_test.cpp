@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 namespace ssd::workload {
@@ -14,6 +15,40 @@ std::vector<Request> drain(SyntheticGenerator& generator) {
   Request r;
   while (generator.next(r)) all.push_back(r);
   return all;
+}
+
+std::vector<Request> stream(const config::WorkloadConfig& c) {
+  SyntheticGenerator g(c, kDevice, 512);
+  return drain(g);
+}
+
+// "W2048+8 F ...": kind letter, then start sector + sector count for data commands.
+std::string show(const std::vector<Request>& requests) {
+  std::string text;
+  for (const Request& r : requests) {
+    if (!text.empty()) text += ' ';
+    text += "RWTF"[static_cast<int>(r.kind)];
+    if (r.kind != ftl::CommandKind::kFlush) {
+      text += std::to_string(r.start_sector) + "+" + std::to_string(r.sector_count);
+    }
+  }
+  return text;
+}
+
+bool same(const Request& a, const Request& b) {
+  return a.kind == b.kind && a.start_sector == b.start_sector && a.sector_count == b.sector_count &&
+         a.arrival == b.arrival && a.queue == b.queue;
+}
+
+// A sync workload over a small span: `data_bytes` of data followed by `journal_bytes` of journal.
+config::WorkloadConfig sync_workload(const std::string& call, uint64_t data_bytes,
+                                     uint64_t journal_bytes) {
+  config::WorkloadConfig c;
+  c.sync_call = call;
+  c.journal_bytes = journal_bytes;
+  c.address_start_bytes = 1 << 20;
+  c.address_span_bytes = data_bytes + journal_bytes;
+  return c;
 }
 
 TEST(SyntheticGenerator, SameSeedSameRequests) {
@@ -99,6 +134,212 @@ TEST(SyntheticGenerator, OpenLoopArrivalsAndDuration) {
   const auto all = drain(g);
   ASSERT_EQ(all.size(), 100u);
   EXPECT_EQ(all[1].arrival - all[0].arrival, 10'000'000u);
+}
+
+// fsync: every N writes, one journal write going round the region at the end of the span, then a
+// flush. Region of 40 sectors with 16-sector commits: at 0, 16, then back to 0 (32 + 16 > 40).
+TEST(SyntheticGenerator, FsyncWritesTheJournalThenFlushes) {
+  config::WorkloadConfig c = sync_workload("fsync", 32768, 20480);
+  c.pattern = "sequential";
+  c.read_ratio = 0;
+  c.flush_every_writes = 2;
+  c.journal_write_bytes = 8192;
+  c.requests = 17;
+  // Data in sectors [2048, 2112), journal in [2112, 2152).
+  EXPECT_EQ(show(stream(c)),
+            "W2048+8 W2056+8 W2112+16 F "
+            "W2064+8 W2072+8 W2128+16 F "
+            "W2080+8 W2088+8 W2112+16 F "
+            "W2096+8 W2104+8 W2128+16 F "
+            "W2048+8");
+}
+
+TEST(SyntheticGenerator, SyncCountsReadsAndTrimsOut) {
+  config::WorkloadConfig c = sync_workload("fsync", 1 << 20, 1 << 20);
+  c.read_ratio = 0.5;
+  c.trim_ratio = 0.2;
+  c.flush_every_writes = 3;
+  c.requests = 5000;
+  const auto all = stream(c);
+  const uint64_t journal = (2u << 20) / 512;  // first sector of the journal
+  uint64_t data_writes = 0, syncs = 0;
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i].kind != ftl::CommandKind::kFlush) continue;
+    ++syncs;
+    ASSERT_GE(i, 1u);
+    EXPECT_EQ(all[i - 1].kind, ftl::CommandKind::kWrite);
+    EXPECT_GE(all[i - 1].start_sector, journal) << i;
+  }
+  for (const Request& r : all) {
+    data_writes += r.kind == ftl::CommandKind::kWrite && r.start_sector < journal;
+  }
+  EXPECT_GT(syncs, 100u);
+  EXPECT_NEAR(double(syncs), double(data_writes) / 3.0, 1.0);
+}
+
+// fdatasync over a sequential pattern that does not wrap: every sync's writes extend the file, so
+// every sync commits the journal, exactly like fsync.
+TEST(SyntheticGenerator, FdatasyncOnAGrowingFileCommitsEverySync) {
+  config::WorkloadConfig c = sync_workload("fdatasync", 32 << 20, 1 << 20);
+  c.pattern = "sequential";
+  c.read_ratio = 0.3;
+  c.flush_every_writes = 4;
+  c.requests = 3000;  // at most 3000 x 4 KiB = 12 MiB of the 32 MiB data span: no wrap
+  const auto datasync = stream(c);
+  c.sync_call = "fsync";
+  const auto fsync = stream(c);
+  EXPECT_EQ(show(datasync), show(fsync));
+  uint64_t flushes = 0;
+  for (size_t i = 0; i < datasync.size(); ++i) {
+    if (datasync[i].kind != ftl::CommandKind::kFlush) continue;
+    ++flushes;
+    EXPECT_GE(datasync[i - 1].start_sector, (33u << 20) / 512) << "no journal write before " << i;
+  }
+  EXPECT_GT(flushes, 300u);
+}
+
+// fdatasync over random writes: the journal is committed only when a write since the last sync
+// went past the furthest sector any earlier write reached. Over a 16-slot span that mark soon
+// reaches the end, and from then on a sync is a bare flush.
+TEST(SyntheticGenerator, FdatasyncCommitsOnlyWhenTheFileGrew) {
+  config::WorkloadConfig c = sync_workload("fdatasync", 16 * 4096, 32768);
+  c.read_ratio = 0.25;
+  c.flush_every_writes = 2;
+  c.journal_write_bytes = 4096;
+  c.requests = 400;
+  c.seed = 3;
+  const auto all = stream(c);
+  const uint64_t journal = (1u << 20) / 512 + 16 * 8;
+  uint64_t high_water = 0, journal_writes = 0, bare_flushes = 0, bare_before_full = 0;
+  bool grew = false;
+  for (size_t i = 0; i < all.size(); ++i) {
+    const Request& r = all[i];
+    const bool journal_write = r.kind == ftl::CommandKind::kWrite && r.start_sector >= journal;
+    if (journal_write) {
+      EXPECT_TRUE(grew) << "journal write at " << i << " though the file did not grow";
+      ASSERT_LT(i + 1, all.size());
+      EXPECT_EQ(all[i + 1].kind, ftl::CommandKind::kFlush);
+      grew = false;
+      ++journal_writes;
+    } else if (r.kind == ftl::CommandKind::kFlush) {
+      if (all[i - 1].start_sector < journal || all[i - 1].kind != ftl::CommandKind::kWrite) {
+        EXPECT_FALSE(grew) << "bare flush at " << i << " though the file grew";
+        ++bare_flushes;
+        bare_before_full += high_water < journal;
+      }
+      grew = false;
+    } else if (r.kind == ftl::CommandKind::kWrite && r.start_sector + r.sector_count > high_water) {
+      high_water = r.start_sector + r.sector_count;
+      grew = true;
+    }
+  }
+  EXPECT_EQ(high_water, journal);  // the span was covered
+  EXPECT_GE(journal_writes, 2u);
+  EXPECT_GT(bare_flushes, 50u);
+  EXPECT_GE(bare_before_full, 1u);  // a sync that did not grow the file before the span was covered
+  // Once the last slot has been written, no sync after the one that follows commits the journal.
+  size_t full_at = all.size(), last_journal = 0;
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i].kind != ftl::CommandKind::kWrite) continue;
+    if (all[i].start_sector >= journal) last_journal = i;
+    if (all[i].start_sector + all[i].sector_count == journal && full_at == all.size()) full_at = i;
+  }
+  ASSERT_LT(full_at, all.size() / 2);
+  size_t sync_after_full = full_at;
+  while (all[sync_after_full].kind != ftl::CommandKind::kFlush) ++sync_after_full;
+  EXPECT_LT(last_journal, sync_after_full);
+}
+
+// "flush" is today's stream, whatever the journal keys say.
+TEST(SyntheticGenerator, FlushSyncCallIsTheUnchangedStream) {
+  config::WorkloadConfig c;
+  c.requests = 5000;
+  c.read_ratio = 0.4;
+  c.trim_ratio = 0.1;
+  c.size_distribution = "uniform";
+  c.request_bytes_max = 32768;
+  c.mode = "open";
+  c.arrival = "poisson";
+  c.flush_every_writes = 7;
+  const auto unset = stream(c);
+  c.sync_call = "flush";
+  c.journal_bytes = 48 << 20;
+  c.journal_write_bytes = 4096;
+  const auto flush = stream(c);
+  ASSERT_EQ(unset.size(), flush.size());
+  for (size_t i = 0; i < unset.size(); ++i) EXPECT_TRUE(same(unset[i], flush[i])) << i;
+  uint64_t flushes = 0, past = 0;
+  for (const Request& r : flush) {
+    flushes += r.kind == ftl::CommandKind::kFlush;
+    past += r.start_sector + r.sector_count > kDevice / 2 / 512;
+  }
+  EXPECT_GT(flushes, 100u);
+  EXPECT_GT(past, 100u);  // data still spans the whole device: no journal region carved out
+}
+
+TEST(SyntheticGenerator, DataNeverTouchesTheJournalRegion) {
+  for (const char* pattern : {"random", "sequential"}) {
+    for (const char* call : {"fsync", "fdatasync"}) {
+      config::WorkloadConfig c = sync_workload(call, 3 << 20, 1 << 20);
+      c.pattern = pattern;
+      c.read_ratio = 0.3;
+      c.trim_ratio = 0.1;
+      c.size_distribution = "uniform";
+      c.request_bytes_max = 131072;
+      c.flush_every_writes = 5;
+      c.requests = 20000;
+      const auto all = stream(c);
+      const uint64_t first = (1u << 20) / 512, journal = (4u << 20) / 512, end = (5u << 20) / 512;
+      uint64_t journal_writes = 0, reached = 0;
+      for (size_t i = 0; i < all.size(); ++i) {
+        const Request& r = all[i];
+        if (r.kind == ftl::CommandKind::kFlush) continue;
+        if (r.start_sector >= journal) {  // a journal commit: 8 KiB in the region, then a flush
+          ++journal_writes;
+          EXPECT_EQ(r.kind, ftl::CommandKind::kWrite);
+          EXPECT_EQ(r.sector_count, 16u);
+          EXPECT_LE(r.start_sector + r.sector_count, end);
+          ASSERT_LT(i + 1, all.size());
+          EXPECT_EQ(all[i + 1].kind, ftl::CommandKind::kFlush);
+        } else {
+          EXPECT_GE(r.start_sector, first) << pattern << " " << call << " " << i;
+          EXPECT_LE(r.start_sector + r.sector_count, journal) << pattern << " " << call << " " << i;
+          reached = std::max<uint64_t>(reached, r.start_sector + r.sector_count);
+        }
+      }
+      EXPECT_GT(journal_writes, 0u) << pattern << " " << call;
+      EXPECT_GT(reached, journal - 256) << pattern << " " << call;  // data uses the whole span
+    }
+  }
+}
+
+TEST(SyntheticGenerator, SyncStreamsAreDeterministic) {
+  for (const char* call : {"fsync", "fdatasync"}) {
+    config::WorkloadConfig c;
+    c.sync_call = call;
+    c.flush_every_writes = 3;
+    c.mode = "open";
+    c.arrival = "poisson";
+    c.size_distribution = "uniform";
+    c.request_bytes_max = 65536;
+    c.requests = 4000;
+    c.seed = 99;
+    const auto a = stream(c), b = stream(c);
+    ASSERT_EQ(a.size(), 4000u);
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) EXPECT_TRUE(same(a[i], b[i])) << call << " " << i;
+    c.seed = 100;
+    EXPECT_NE(show(stream(c)), show(a)) << call;
+  }
+}
+
+TEST(SyntheticGenerator, DescribeNamesTheSyncCall) {
+  config::WorkloadConfig c;
+  c.flush_every_writes = 16;
+  EXPECT_EQ(SyntheticGenerator(c, kDevice, 512).describe().find("sync"), std::string::npos);
+  c.sync_call = "fdatasync";
+  EXPECT_NE(SyntheticGenerator(c, kDevice, 512).describe().find(", fdatasync every 16 writes"),
+            std::string::npos);
 }
 
 }  // namespace
