@@ -108,7 +108,9 @@ json to_json(const RunReport& r, bool include_wall_clock) {
     j["mapping"]["cache_hit_ratio"] = nullptr;
   }
   for (const RunReport::MappingFigure& figure : r.mapping_figures) {
-    if (figure.whole) {
+    if (!figure.text.empty()) {
+      j["mapping"][figure.name] = figure.text;
+    } else if (figure.whole) {
       j["mapping"][figure.name] = static_cast<uint64_t>(figure.value);
     } else {
       j["mapping"][figure.name] = figure.value;

@@ -129,9 +129,10 @@ std::string summary_text(const RunReport& report) {
   if (j["waf"].is_null()) {
     out += "waf: n/a (no host writes)\n";
   } else {
-    out += fmt::format("waf: {:.3f} (host {} + gc {} units)\n", j["waf"].get<double>(),
+    out += fmt::format("waf: {:.3f} (host {} + gc {} + mapping {} units)\n", j["waf"].get<double>(),
                        ftl["host_units_written"].get<uint64_t>(),
-                       ftl["gc_units_written"].get<uint64_t>());
+                       ftl["gc_units_written"].get<uint64_t>(),
+                       ftl["mapping_units_written"].get<uint64_t>());
   }
   const json& gc = j["gc"];
   const json& wear = j["wear"];
@@ -162,8 +163,9 @@ std::string summary_text(const RunReport& report) {
   if (!report.mapping_figures.empty()) {
     out += "mapping details:";
     for (const RunReport::MappingFigure& figure : report.mapping_figures) {
-      out += figure.whole ? fmt::format(" {} {:.0f}", figure.name, figure.value)
-                          : fmt::format(" {} {:.3f}", figure.name, figure.value);
+      out += !figure.text.empty() ? fmt::format(" {} {}", figure.name, figure.text)
+             : figure.whole       ? fmt::format(" {} {:.0f}", figure.name, figure.value)
+                                  : fmt::format(" {} {:.3f}", figure.name, figure.value);
     }
     out += "\n";
   }

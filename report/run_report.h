@@ -79,7 +79,8 @@ struct RunReport {
   struct MappingFigure {
     std::string name;
     double value = 0.0;
-    bool whole = true;  // a count (written as an integer) rather than a mean
+    bool whole = true;      // a count (written as an integer) rather than a mean
+    std::string text = {};  // when not empty, written instead of the value
   };
   std::vector<MappingFigure> mapping_figures;
 

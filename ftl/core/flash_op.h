@@ -52,12 +52,22 @@ struct ProgramUnits {
   }
 };
 
+// Write barriers, as `FlashOp::after` values (the controller model orders them; see
+// models/controller/README.md):
+// - kAfterAll: the operation waits for every operation issued before it, earlier commands' and
+//   this command's;
+// - kAfterData: the same except this command's other kAfterData operations, so a sync's map
+//   writes wait for the data they name, not for each other.
+inline constexpr uint32_t kAfterAll = kNone - 1;
+inline constexpr uint32_t kAfterData = kNone - 2;
+
 struct FlashOp {
   OpKind kind;
   OpClass op_class;
   uint32_t die;           // flat die number (geometry.h); unused for memory operations
   uint32_t bytes;         // data moved over the channel or to/from memory
-  uint32_t after;         // index of the operation in the same list this one waits for, or kNone
+  uint32_t after;         // index of the operation in the same list this one waits for, kNone, or
+                          // a barrier (kAfterAll, kAfterData)
   PageId page;            // page (or first page of the block, for erases); for traces and journals
   PageId source = kNone;  // kCopyback: the page copied from (same plane as `page`)
 };

@@ -21,11 +21,13 @@ namespace ssd::ftl {
 
 class HashEngine;  // ftl/extent/vet/hash_engine.h
 
-// One scheme-specific figure of the report: a count, or a mean (`whole` = false).
+// One scheme-specific figure of the report: a count, or a mean (`whole` = false), or a word
+// (`text` not empty: a setting the reader must not miss, reported instead of the value).
 struct MappingFigure {
   std::string name;
   double value = 0.0;
   bool whole = true;
+  std::string text = {};
 };
 
 class MappingScheme {

@@ -34,6 +34,12 @@ class PageStore {
   SlotId write_mapping(Lun key, Token token, uint32_t after = kNone) {
     return m_host_writer.append(key, token, after, OpClass::kMapping);
   }
+  // Writes one unit of mapping metadata in the mapping stream: its own open blocks, so map pages
+  // are written apart from data (a page-mapped FTL's translation region, ftl/page/map_sync.h);
+  // GC later moves live map units with the data it relocates.
+  SlotId write_map(Lun key, Token token, uint32_t after = kNone) {
+    return m_map_writer.append(key, token, after, OpClass::kMapping);
+  }
   // The same on a chosen plane (the k-th of the stripe order is
   // geometry().plane_in_stripe_order(k)), for schemes that keep a request's units together:
   // consecutive units on one plane get consecutive slots until the plane's open block is full.
@@ -50,9 +56,12 @@ class PageStore {
   Token token(SlotId slot) const {
     if (m_host_writer.holds(slot)) return m_host_writer.buffered_token(slot);
     if (m_gc_writer.holds(slot)) return m_gc_writer.buffered_token(slot);
+    if (m_map_writer.holds(slot)) return m_map_writer.buffered_token(slot);
     return m_backend.flash().token(slot);
   }
-  bool buffered(SlotId slot) const { return m_host_writer.holds(slot) || m_gc_writer.holds(slot); }
+  bool buffered(SlotId slot) const {
+    return m_host_writer.holds(slot) || m_gc_writer.holds(slot) || m_map_writer.holds(slot);
+  }
 
   // Programs every page still being assembled (padding empty slots). Returns the last op or kNone.
   uint32_t flush();
@@ -66,6 +75,7 @@ class PageStore {
   std::unique_ptr<VictimPolicy> m_policy;
   UnitWriter m_host_writer;
   UnitWriter m_gc_writer;
+  UnitWriter m_map_writer;  // used only by schemes that call write_map()
   GarbageCollector m_gc;
 };
 

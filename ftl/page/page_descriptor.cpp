@@ -2,7 +2,10 @@
 
 #include "ftl/core/page_store.h"
 #include "ftl/core/page_store_rules.h"
+#include "ftl/page/map_layout.h"
+#include "ftl/page/map_sync.h"
 #include "ftl/page/page_mapping.h"
+#include "ftl/page/page_settings.h"
 
 namespace ssd::ftl {
 
@@ -10,10 +13,21 @@ SchemeDescriptor page_descriptor() {
   SchemeDescriptor d;
   d.name = "page";
   d.summary = "page mapping: one table entry per mapping unit in DRAM (docs/ftl.md)";
-  d.check = check_page_granular;
+  d.settings = settings_of<PageSettings>;
+  d.check = [](const config::PlatformConfig& p) -> std::optional<config::KeyProblem> {
+    if (auto problem = check_page_granular(p)) return problem;
+    return check_map_layout(p);
+  };
   d.spare_words = PageStore::spare_words;
-  d.simulator_bytes = [](const config::PlatformConfig&, const Geometry& g) {
-    return g.logical_units * sizeof(SlotId);  // the table
+  d.figures = {{"map_sync",
+                "what a flush does with the table (ftl.page.map_sync): none (the "
+                "table is volatile), conventional or nvram"}};
+  for (const FigureDoc& doc : map_sync_figure_docs()) d.figures.push_back(doc);
+  d.simulator_bytes = [](const config::PlatformConfig& p, const Geometry& g) {
+    // The table; with a durable map also what its pages and NVRAM copies say, and dirty bits.
+    const bool durable = map_layout(p, g).policy != MapSyncPolicy::kNone;
+    return g.logical_units * sizeof(SlotId) * (durable ? 3 : 1) +
+           (durable ? g.logical_units / 8 : 0);
   };
   d.create = [](const SchemeContext& c) { return std::make_unique<PageMapping>(c); };
   return d;

@@ -11,7 +11,21 @@ PageMapping::PageMapping(const SchemeContext& context)
       m_geometry(context.backend.geometry()),
       m_l2p(m_geometry.logical_units, kNone),
       m_store(context.platform, context.backend, *this, m_stats),
-      m_entry_bytes(bytes_to_name(m_geometry.slots())) {}
+      m_entry_bytes(map_layout(context.platform, m_geometry).entry_bytes) {
+  const MapLayout layout = map_layout(context.platform, m_geometry);
+  if (layout.policy != MapSyncPolicy::kNone) {
+    m_sync = std::make_unique<MapSync>(layout, m_backend, m_store);
+  }
+}
+
+std::vector<MappingFigure> PageMapping::mapping_figures() const {
+  std::vector<MappingFigure> figures{
+      {"map_sync", 0.0, true, m_sync ? to_string(m_sync->layout().policy) : std::string()}};
+  if (!m_sync) figures[0].text = "none (the table is volatile)";
+  const std::vector<MappingFigure> sync = m_sync ? m_sync->figures() : figures_when_volatile();
+  figures.insert(figures.end(), sync.begin(), sync.end());
+  return figures;
+}
 
 uint64_t PageMapping::mapping_memory_bytes() const {
   return m_geometry.logical_units * m_entry_bytes;
@@ -62,7 +76,7 @@ void PageMapping::write(const HostCommand& command) {
     const SlotId slot = m_store.write(lun, token, after);
     // Look the old slot up only now: GC run by this write may have moved the unit.
     if (m_l2p[lun] != kNone) m_store.invalidate(m_l2p[lun]);
-    m_l2p[lun] = slot;
+    set_entry(lun, slot);
   }
 }
 
@@ -74,10 +88,16 @@ void PageMapping::trim(const HostCommand& command) {
     const Lun lun = span.first + i;
     if (span.mask_of(i) != span.full_mask || m_l2p[lun] == kNone) continue;
     m_store.invalidate(m_l2p[lun]);
-    m_l2p[lun] = kNone;
+    set_entry(lun, kNone);
   }
 }
 
-void PageMapping::flush(const HostCommand& /*command*/) { m_store.flush(); }
+void PageMapping::flush(const HostCommand& /*command*/) {
+  if (m_sync) {
+    m_sync->sync(m_l2p);
+  } else {
+    m_store.flush();
+  }
+}
 
 }  // namespace ssd::ftl

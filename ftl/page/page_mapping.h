@@ -3,13 +3,19 @@
 // PageStore (striped over dies, greedy GC); a write that covers part of a unit reads the old unit
 // first and merges (read-modify-write). The table is the textbook baseline every paper compares
 // against: fastest lookups, largest memory.
+//
+// What a flush does with the table is `ftl.page.map_sync` (map_sync.h): by default nothing (the
+// table stays volatile, rebuilt from spare areas after a power loss), or it writes the table's
+// dirty segments to flash, or to flash and NVRAM (the NVRAM-aware scheme).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "ftl/core/mapping_scheme.h"
 #include "ftl/core/page_store.h"
+#include "ftl/page/map_sync.h"
 
 namespace ssd::ftl {
 
@@ -25,14 +31,35 @@ class PageMapping final : public MappingScheme, private MappingOwner {
   const FtlStats& stats() const override { return m_stats; }
   // Entries x the bytes a controller needs to name every physical slot.
   uint64_t mapping_memory_bytes() const override;
+  std::vector<MappingFigure> mapping_figures() const override;
 
   SlotId slot_of(Lun lun) const { return m_l2p[lun]; }
   const PageStore& store() const { return m_store; }
+  const std::vector<SlotId>& table() const { return m_l2p; }
+  // The table's durability (nullptr with ftl.page.map_sync = none).
+  const MapSync* map_sync() const { return m_sync.get(); }
 
  private:
-  bool maps(Lun lun, SlotId slot) const override { return m_l2p[lun] == slot; }
-  void relocate(Lun lun, SlotId /*from*/, SlotId to) override { m_l2p[lun] = to; }
-  void prefetch(Lun lun) const override { __builtin_prefetch(&m_l2p[lun]); }
+  bool maps(Lun lun, SlotId slot) const override {
+    if (lun >= m_l2p.size()) return m_sync->maps(lun, slot);
+    return m_l2p[lun] == slot;
+  }
+  void relocate(Lun lun, SlotId /*from*/, SlotId to) override {
+    if (lun >= m_l2p.size()) {
+      m_sync->relocate(lun, to);
+      return;
+    }
+    m_l2p[lun] = to;
+    if (m_sync) m_sync->changed(lun);
+  }
+  void prefetch(Lun lun) const override {
+    if (lun < m_l2p.size()) __builtin_prefetch(&m_l2p[lun]);
+  }
+  // Points `lun` at `slot` (kNone: unmapped); the table's segment is dirty.
+  void set_entry(Lun lun, SlotId slot) {
+    m_l2p[lun] = slot;
+    if (m_sync) m_sync->changed(lun);
+  }
 
   FlashBackend& m_backend;
   const Geometry& m_geometry;
@@ -40,6 +67,7 @@ class PageMapping final : public MappingScheme, private MappingOwner {
   std::vector<SlotId> m_l2p;  // kNone = unmapped
   PageStore m_store;
   uint32_t m_entry_bytes;
+  std::unique_ptr<MapSync> m_sync;  // nullptr: the table stays volatile
 };
 
 }  // namespace ssd::ftl

@@ -127,16 +127,21 @@ Picoseconds FtlProcessor::serve(ftl::HostCommand& command, Picoseconds ready,
   // per page at most, so that is bounded), at GC priority on the dies: other commands' reads and
   // writes go ahead of GC operations that have not started. With controller.write_waits_for_gc
   // off, the command completes with its own operations (and what they wait for) and its GC runs
-  // behind it. A flush waits for everything.
+  // behind it. A flush waits for everything; so does an operation marked kAfterAll, and one
+  // marked kAfterData waits for everything but the command's other kAfterData operations.
   // A read of a page whose program is still in flight is served from that program's buffer.
   const ftl::OpList& ops = backend.ops();
   m_done.resize(ops.size());
   m_program_buffers.advance(to_ps(sc_core::sc_time_stamp()));
   Picoseconds completion = cpu_end;
+  Picoseconds before_data = m_all_done_at;  // what a kAfterData operation waits for
   for (uint32_t i = 0; i < ops.size(); ++i) {
     const ftl::FlashOp& op = ops[i];
-    const Picoseconds op_ready =
-        op.after == ftl::kNone ? cpu_end : std::max(cpu_end, m_done[op.after]);
+    const Picoseconds op_ready = op.after == ftl::kNone       ? cpu_end
+                                 : op.after == ftl::kAfterAll ? std::max(cpu_end, m_all_done_at)
+                                 : op.after == ftl::kAfterData
+                                     ? std::max(cpu_end, before_data)
+                                     : std::max(cpu_end, m_done[op.after]);
     if (ftl::is_flash_read(op.kind) && m_program_buffers.holds(op.page, op_ready)) {
       ftl::FlashOp from_buffer = op;
       from_buffer.kind = ftl::OpKind::kDramRead;
@@ -148,6 +153,7 @@ Picoseconds FtlProcessor::serve(ftl::HostCommand& command, Picoseconds ready,
     if (op.kind == ftl::OpKind::kProgram) m_program_buffers.programmed(op.page, m_done[i]);
     backend.op_completed(i, m_done[i]);
     m_all_done_at = std::max(m_all_done_at, m_done[i]);
+    if (op.after != ftl::kAfterData) before_data = std::max(before_data, m_done[i]);
     if (m_write_waits_for_gc || op.op_class != ftl::OpClass::kGc) {
       completion = std::max(completion, m_done[i]);
     }

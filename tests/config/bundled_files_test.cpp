@@ -7,6 +7,9 @@
 #include "config/capacity.h"
 #include "config/config_loader.h"
 #include "config_test_support.h"
+#include "ftl/core/geometry.h"
+#include "ftl/page/map_layout.h"
+#include "ftl/page/page_settings.h"
 
 namespace ssd::config::test {
 namespace {
@@ -49,6 +52,52 @@ TEST(BundledFiles, JasmineMatchesNvramPaperTable) {
   EXPECT_EQ(c.platform.nvram.capacity_bytes, 1u << 20);
   // One 4-byte entry per page gives the paper's 4 MB mapping table.
   EXPECT_EQ(physical_capacity_bytes(c.platform) / mapping_unit_bytes(c.platform) * 4, 4u << 20);
+  // Table 2: 8 KB pages, 128 per block, read 400 us, write 1300 us, DRAM 400 ns; 4-byte entries
+  // in 8 KB segments; section 4: 64 MB DRAM, the 25 % threshold, STT-MRAM at 10 ns.
+  EXPECT_EQ(c.platform.nand.page_bytes, 8192u);
+  EXPECT_EQ(c.platform.nand.pages_per_block, 128u);
+  EXPECT_EQ(c.platform.nand.t_read_us, std::vector<double>{400.0});
+  EXPECT_EQ(c.platform.nand.t_program_us, std::vector<double>{1300.0});
+  EXPECT_DOUBLE_EQ(c.platform.dram.read_latency_ns, 400.0);
+  EXPECT_EQ(c.platform.dram.capacity_bytes, 64u << 20);
+  EXPECT_DOUBLE_EQ(c.platform.nvram.read_latency_ns, 10.0);
+  EXPECT_DOUBLE_EQ(c.platform.nvram.write_latency_ns, 10.0);
+  const ftl::PageSettings& page = c.platform.ftl.settings.get<ftl::PageSettings>();
+  EXPECT_EQ(page.map_sync, "nvram");
+  EXPECT_DOUBLE_EQ(page.dense_threshold, 0.25);
+  const ftl::MapLayout m = ftl::map_layout(c.platform, ftl::Geometry::from_platform(c.platform));
+  EXPECT_EQ(m.entry_bytes, 4u);
+  EXPECT_EQ(m.segment_bytes, 8192u);
+  EXPECT_EQ(m.entries_per_segment, 2048u);
+  EXPECT_EQ(m.units_per_segment, 1u);              // a segment is one 8 KiB map page
+  EXPECT_NEAR(double(m.table_bytes), 4e6, 0.1e6);  // the logical 93 %: 3.9 MB
+  EXPECT_EQ(m.nvram_segments, 128u);               // 1 MiB of 8 KiB segments
+}
+
+// The stand-ins for the NVRAM paper's workloads carry the shape of its table 3: mapping entries
+// written per synchronization (one 8 KiB write is one entry on Jasmine) and the sync count.
+TEST(BundledFiles, NvramWorkloadsHaveThePapersTable3Shape) {
+  const auto load = [](const std::string& name) {
+    return load_config(bundled("platforms/jasmine-openssd.toml"),
+                       bundled("bench/scenarios/" + name + ".toml"), {})
+        .scenario.workload;
+  };
+  const WorkloadConfig varmail = load("nvram-varmail-like");
+  EXPECT_EQ(varmail.request_bytes, 8192u);
+  EXPECT_EQ(varmail.flush_every_writes, 869u);
+  EXPECT_EQ(varmail.sync_call, "fsync");
+  // 869 writes, the journal write and the flush per sync.
+  EXPECT_EQ(varmail.requests, 2251u * (869 + 2));
+  const WorkloadConfig oltp = load("nvram-oltp-like");
+  EXPECT_EQ(oltp.request_bytes, 8192u);
+  EXPECT_EQ(oltp.flush_every_writes, 153u);
+  EXPECT_EQ(oltp.sync_call, "fdatasync");
+  EXPECT_GE(oltp.requests, 2904u * (153 + 1));  // the journal writes come only when files grow
+  EXPECT_LT(oltp.requests, 2904u * (153 + 2));
+  const WorkloadConfig fio = load("nvram-fio-sync");
+  EXPECT_EQ(fio.request_bytes, 4096u);
+  EXPECT_EQ(fio.flush_every_writes, 1u);
+  EXPECT_EQ(fio.queue_depth, 1u);
 }
 
 TEST(BundledFiles, MqsimIs512GiBWithFourKiBUnits) {

@@ -29,8 +29,9 @@ namespace {
 using nlohmann::json;
 
 // The figures a scheme adds under "mapping." (RunReport::mapping_figures), as the schemes report
-// them today: VET and EMT (ftl/extent/extent_ftl.cpp, ExtentFtl::mapping_figures) and NFTL
-// (ftl/nftl/nftl.cpp, Nftl::mapping_figures). The report
+// them today: VET and EMT (ftl/extent/extent_ftl.cpp, ExtentFtl::mapping_figures), NFTL
+// (ftl/nftl/nftl.cpp, Nftl::mapping_figures) and page mapping's map sync
+// (ftl/page/map_sync.cpp, map_sync_figure_docs). The report
 // library does not know the schemes, so the list is written here for now.
 // TODO: take these names from the scheme registry instead, ftl::schemes() and each
 // SchemeDescriptor::figures (ftl/scheme_registry.h, ftl/core/scheme_descriptor.h), once this
@@ -59,6 +60,21 @@ const std::vector<RunReport::MappingFigure>& scheme_mapping_figures() {
       {"cache_lookup_list_steps_mean", 3.5, false},
       {"cache_insertion_list_steps_mean", 4.5, false},
       {"cache_insertion_unit_merges_mean", 0.25, false},
+      // Page mapping's (ftl/page/page_descriptor.cpp).
+      {"map_sync", 0, true, "nvram"},
+      {"syncs", 10, true},
+      {"sync_passes", 11, true},
+      {"sync_segments_sparse", 20, true},
+      {"sync_segments_dense", 3, true},
+      {"sync_segments_full", 1, true},
+      {"map_segments_to_flash", 5, true},
+      {"map_units_written", 10, true},
+      {"map_segments_to_flash_per_sync", 0.5, false},
+      {"nvram_copies", 20, true},
+      {"nvram_hits", 15, true},
+      {"nvram_evictions", 1, true},
+      {"nvram_dropped", 2, true},
+      {"nvram_segments", 128, true},
   };
   return figures;
 }
