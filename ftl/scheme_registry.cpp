@@ -13,6 +13,7 @@
 #include "ftl/fast/fast_descriptor.h"
 #include "ftl/nftl/nftl_descriptor.h"
 #include "ftl/page/page_descriptor.h"
+#include "ftl/superblock/superblock_descriptor.h"
 
 namespace ssd::ftl {
 
@@ -22,7 +23,7 @@ std::deque<SchemeDescriptor>& table() {
   // A deque: registering a scheme never moves the descriptors others hold references to.
   static std::deque<SchemeDescriptor> entries = {
       page_descriptor(), block_descriptor(), dftl_descriptor(), nftl_descriptor(),
-      fast_descriptor(), vet_descriptor(),   emt_descriptor(),
+      fast_descriptor(), vet_descriptor(),   emt_descriptor(),  superblock_descriptor(),
   };
   return entries;
 }

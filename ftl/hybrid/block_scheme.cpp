@@ -95,7 +95,10 @@ void BlockScheme::trim(const HostCommand& command) {
   const UnitSpan span =
       unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
   for (uint32_t i = 0; i < span.count; ++i) {
-    if (span.mask_of(i) == span.full_mask) m_valid.clear(span.first + i);
+    const Lun lun = span.first + i;
+    if (span.mask_of(i) != span.full_mask || !m_valid.valid(lun)) continue;
+    m_valid.clear(lun);
+    trimmed(lun);
   }
 }
 

@@ -48,6 +48,9 @@ class BlockScheme : public MappingScheme {
   // Where the newest copy of valid unit `lun` is. Records whatever lookup work it takes on
   // `op_class` (NFTL reads spare areas) and sets `after` to the last such operation.
   virtual PageId locate(Lun lun, OpClass op_class, uint32_t& after) = 0;
+  // Unit `lun`, which held data, was trimmed (its valid bit is already clear). Nothing to do for
+  // schemes whose merges consult the valid bits.
+  virtual void trimmed(Lun /*lun*/) {}
   // Writes `count` units of logical block `lbn` from offset `first` on, with these tokens;
   // their programs wait for `after`. The scheme marks each unit valid as soon as it is written
   // (mark_valid): a merge later in the same run must copy it.

@@ -31,7 +31,8 @@ using nlohmann::json;
 // The figures a scheme adds under "mapping." (RunReport::mapping_figures), as the schemes report
 // them today: VET and EMT (ftl/extent/extent_ftl.cpp, ExtentFtl::mapping_figures), NFTL
 // (ftl/nftl/nftl.cpp, Nftl::mapping_figures) and page mapping's map sync
-// (ftl/page/map_sync.cpp, map_sync_figure_docs). The report
+// (ftl/page/map_sync.cpp, map_sync_figure_docs) and the Superblock FTL
+// (ftl/superblock/superblock_ftl.cpp). The report
 // library does not know the schemes, so the list is written here for now.
 // TODO: take these names from the scheme registry instead, ftl::schemes() and each
 // SchemeDescriptor::figures (ftl/scheme_registry.h, ftl/core/scheme_descriptor.h), once this
@@ -75,6 +76,14 @@ const std::vector<RunReport::MappingFigure>& scheme_mapping_figures() {
       {"nvram_evictions", 1, true},
       {"nvram_dropped", 2, true},
       {"nvram_segments", 128, true},
+      // The Superblock FTL's (ftl/superblock/superblock_descriptor.cpp).
+      {"map_spare_reads", 30, true},
+      {"gc_spare_reads", 64, true},
+      {"forced_gcs", 2, true},
+      {"partial_merges", 3, true},
+      {"full_merges", 1, true},
+      {"dead_erases", 1, true},
+      {"victim_free_pages_mean", 0.5, false},
   };
   return figures;
 }

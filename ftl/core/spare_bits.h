@@ -1,0 +1,78 @@
+// Packs fields of any bit width into a page's spare words and reads them back, for schemes that
+// keep a bit-exact spare-area layout (the Superblock and LSB FTLs). Bits fill each 32-bit word from
+// its least significant bit up, words in order, so bit k of the spare area is bit k % 32 of word
+// k / 32; a field may straddle two words. Fields wider than 32 bits are not needed and refused.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+
+namespace ssd::ftl {
+
+class SpareBitWriter {
+ public:
+  SpareBitWriter(uint32_t* words, uint32_t word_count) : m_words(words), m_bits(word_count * 32) {}
+
+  // Appends the low `width` bits of `value`; throws when `value` does not fit or the spare is full.
+  void put(uint32_t value, uint32_t width) {
+    if (width > 32 || (width < 32 && (value >> width) != 0)) {
+      throw std::logic_error("spare field value does not fit its width");
+    }
+    if (m_position + width > m_bits) throw std::logic_error("spare area overflow");
+    while (width > 0) {  // at most two words
+      const uint32_t shift = m_position % 32;
+      const uint32_t n = std::min(width, 32 - shift);
+      const uint32_t mask = n == 32 ? ~0u : (1u << n) - 1;
+      uint32_t& word = m_words[m_position / 32];
+      word = (word & ~(mask << shift)) | ((value & mask) << shift);
+      value = n == 32 ? 0 : value >> n;
+      m_position += n;
+      width -= n;
+    }
+  }
+  void skip(uint32_t width) { m_position += width; }
+  uint32_t position() const { return m_position; }
+
+ private:
+  uint32_t* m_words;
+  uint32_t m_bits;
+  uint32_t m_position = 0;
+};
+
+class SpareBitReader {
+ public:
+  SpareBitReader(const uint32_t* words, uint32_t word_count)
+      : m_words(words), m_bits(word_count * 32) {}
+
+  uint32_t get(uint32_t width) {
+    if (width > 32 || m_position + width > m_bits) throw std::logic_error("spare area overrun");
+    uint32_t value = 0;
+    uint32_t got = 0;
+    while (got < width) {
+      const uint32_t shift = m_position % 32;
+      const uint32_t n = std::min(width - got, 32 - shift);
+      const uint32_t mask = n == 32 ? ~0u : (1u << n) - 1;
+      value |= ((m_words[m_position / 32] >> shift) & mask) << got;
+      m_position += n;
+      got += n;
+    }
+    return value;
+  }
+  void skip(uint32_t width) { m_position += width; }
+  uint32_t position() const { return m_position; }
+
+ private:
+  const uint32_t* m_words;
+  uint32_t m_bits;
+  uint32_t m_position = 0;
+};
+
+// The fewest bits that tell `values` values apart (ceil(log2(values)), at least 1).
+inline uint32_t bits_for(uint64_t values) {
+  uint32_t bits = 1;
+  while (bits < 64 && (uint64_t{1} << bits) < values) ++bits;
+  return bits;
+}
+
+}  // namespace ssd::ftl

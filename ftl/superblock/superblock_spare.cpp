@@ -1,0 +1,137 @@
+#include "ftl/superblock/superblock_spare.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "ftl/core/spare_bits.h"
+#include "ftl/superblock/superblock_settings.h"
+
+namespace ssd::ftl {
+
+SuperblockSpareLayout SuperblockSpareLayout::of(const SuperblockSettings& s, const Geometry& g,
+                                                uint32_t spare_bytes) {
+  SuperblockSpareLayout l;
+  l.spare_bytes = spare_bytes;
+  l.di_bits = s.di_bytes * 8;
+  l.pbmt_entries = s.max_physical_blocks - 1;
+  l.pbn_bits = s.pbn_bytes * 8;
+  l.index_bits = bits_for(s.max_physical_blocks);
+  l.offset_bits = bits_for(g.pages_per_block);
+  l.groups = s.groups_per_block;
+  l.group_pages = s.pages_per_group != 0 ? s.pages_per_group
+                                         : g.pages_per_block / std::max(1u, s.groups_per_block);
+  l.self_index = s.max_physical_blocks - 1;
+  return l;
+}
+
+namespace {
+
+struct Place {
+  uint32_t group;   // of the logical page in its logical block
+  uint32_t offset;  // of the logical page in its group
+};
+
+Place place_of(const SuperblockSpareLayout& l, const Geometry& g, Lun lpn) {
+  const uint32_t in_block = lpn % g.pages_per_block;
+  return {in_block / l.group_pages, in_block % l.group_pages};
+}
+
+// The entry that names `target` from `page` with this PBMT.
+void put_location(SpareBitWriter& out, const SuperblockSpareLayout& l, const Geometry& g,
+                  PageId page, const std::vector<BlockId>& pbmt, PageId target) {
+  const BlockId block = g.block_of_page(target);
+  uint32_t index = l.self_index;
+  if (block != g.block_of_page(page)) {
+    index = 0;
+    while (index < pbmt.size() && pbmt[index] != block) ++index;
+    if (index == pbmt.size()) throw std::logic_error("superblock spare: block not in the PBMT");
+  }
+  out.put(index, l.index_bits);
+  out.put(g.page_in_block(target), l.offset_bits);
+}
+
+// "Never written": this very page, named where it cannot be a location.
+void put_never(SpareBitWriter& out, const SuperblockSpareLayout& l, const Geometry& g,
+               PageId page) {
+  out.put(l.self_index, l.index_bits);
+  out.put(g.page_in_block(page), l.offset_bits);
+}
+
+PageId get_location(SpareBitReader& in, const SuperblockSpareLayout& l, const Geometry& g,
+                    PageId page, const std::vector<BlockId>& pbmt, bool may_be_this_page) {
+  const uint32_t index = in.get(l.index_bits);
+  const uint32_t offset = in.get(l.offset_bits);
+  if (index == l.self_index) {
+    const PageId target = g.first_page(g.block_of_page(page)) + offset;
+    return target == page && !may_be_this_page ? kNone : target;
+  }
+  if (index >= pbmt.size() || pbmt[index] == kNone) {
+    throw std::runtime_error("superblock spare: a block index past the PBMT");
+  }
+  return g.first_page(pbmt[index]) + offset;
+}
+
+}  // namespace
+
+void encode_superblock_spare(const SuperblockSpareLayout& l, const Geometry& g, PageId page,
+                             const SuperblockSpare& spare, uint32_t* words) {
+  SpareBitWriter out(words, l.spare_words());
+  out.put(spare.lpn, 32);
+  out.put(spare.sequence, 32);
+  for (uint32_t b = 64; b < l.di_bits; b += 8) out.put(0, 8);  // ECC: not modelled
+  const uint32_t all_ones = l.pbn_bits == 32 ? ~0u : (1u << l.pbn_bits) - 1;
+  for (uint32_t e = 0; e < l.pbmt_entries; ++e) {
+    const BlockId block = e < spare.pbmt.size() ? spare.pbmt[e] : kNone;
+    out.put(block == kNone ? all_ones : block, l.pbn_bits);
+  }
+  const Place own = place_of(l, g, spare.lpn);
+  for (uint32_t group = 0; group < l.groups; ++group) {
+    const PageId target = spare.pt_page[group];
+    if (group == own.group && target != page) {
+      throw std::logic_error("superblock spare: a page is its own group's PT page");
+    }
+    if (target == kNone) {
+      put_never(out, l, g, page);
+    } else {
+      put_location(out, l, g, page, spare.pbmt, target);
+    }
+  }
+  for (uint32_t k = 0; k < l.group_pages; ++k) {
+    const PageId target = spare.page_of[k];
+    if (k == own.offset && target != page) {
+      throw std::logic_error("superblock spare: a page's PT entry must name the page itself");
+    }
+    if (target == kNone) {
+      put_never(out, l, g, page);
+    } else {
+      put_location(out, l, g, page, spare.pbmt, target);
+    }
+  }
+}
+
+SuperblockSpare decode_superblock_spare(const SuperblockSpareLayout& l, const Geometry& g,
+                                        PageId page, const uint32_t* words) {
+  SpareBitReader in(words, l.spare_words());
+  SuperblockSpare spare;
+  spare.lpn = in.get(32);
+  spare.sequence = in.get(32);
+  in.skip(l.di_bits - 64);
+  const uint32_t all_ones = l.pbn_bits == 32 ? ~0u : (1u << l.pbn_bits) - 1;
+  spare.pbmt.resize(l.pbmt_entries);
+  for (BlockId& block : spare.pbmt) {
+    const uint32_t pbn = in.get(l.pbn_bits);
+    block = pbn == all_ones ? kNone : pbn;
+  }
+  const Place own = place_of(l, g, spare.lpn);
+  spare.pt_page.resize(l.groups);
+  for (uint32_t group = 0; group < l.groups; ++group) {
+    spare.pt_page[group] = get_location(in, l, g, page, spare.pbmt, group == own.group);
+  }
+  spare.page_of.resize(l.group_pages);
+  for (uint32_t k = 0; k < l.group_pages; ++k) {
+    spare.page_of[k] = get_location(in, l, g, page, spare.pbmt, k == own.offset);
+  }
+  return spare;
+}
+
+}  // namespace ssd::ftl
