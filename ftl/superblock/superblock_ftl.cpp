@@ -168,9 +168,10 @@ PageId SuperblockFtl::locate(Lun lun, OpClass op_class, uint32_t& after) {
 uint32_t SuperblockFtl::program_page(PageId page, const CacheEntry& e, uint32_t offset, Token token,
                                      OpClass op_class, uint32_t after, OpClass written_as) {
   const BlockId block = m_geometry.block_of_page(page);
-  SuperblockSpare spare;
+  SuperblockSpare& spare = m_scratch;  // reused: no allocation per page
   spare.lpn = first_lun(e.lbn) + offset;
   spare.sequence = ++m_sequence;
+  spare.pbmt.clear();
   for (BlockId b : m_superblocks[superblock_of(e.lbn)]) {
     if (b != block) spare.pbmt.push_back(b);
   }
@@ -394,9 +395,11 @@ bool SuperblockFtl::collect(uint32_t plane) {
   for (BlockId b = first; b < first + m_geometry.blocks_per_plane; ++b) {
     if (m_owner[b] != kNone && written(b) == m_geometry.pages_per_block) candidates.push_back(b);
   }
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [this](BlockId a, BlockId b) { return live(a) < live(b); });
+  // Only the best kCandidates need an order: fewest live pages, then lowest block number.
   const size_t look = std::min<size_t>(candidates.size(), kCandidates);
+  std::partial_sort(
+      candidates.begin(), candidates.begin() + look, candidates.end(),
+      [this](BlockId a, BlockId b) { return live(a) != live(b) ? live(a) < live(b) : a < b; });
   for (size_t i = 0; i < look; ++i) {
     const BlockId victim = candidates[i];
     const uint32_t sb = m_owner[victim];

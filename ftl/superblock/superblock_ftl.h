@@ -147,6 +147,7 @@ class SuperblockFtl final : public BlockScheme {
   std::vector<uint32_t> m_spare;  // one page's spare words, reused
   std::vector<uint64_t> m_victim_free_pages;
   std::vector<Move> m_moves;  // reused by merge()
+  SuperblockSpare m_scratch;  // reused by program_page()
   Counters m_counters;
 };
 
