@@ -15,14 +15,14 @@
 // fewer than the request needs, it takes a fresh block from its home plane, unless it holds
 // max_physical_blocks already (its PBMT is full): then it gives back its block with the fewest
 // live pages, written to the end or not (the forced GC, which can erase unwritten pages: the
-// LSB paper's figure 11). When the
-// home plane's free pool reaches the GC reserve, the plane's block with the fewest live pages is
-// reclaimed: erased if dead, else its live pages move into free pages of its own superblock
-// (partial merge); when no candidate's superblock has room, the two blocks with the most dead
-// pages of the plane's superblock with the most dead pages are merged into a fresh block (full
-// merge), as the LSB paper's section III.D describes its GC. The paper merges two blocks; when
-// their live pages do not fit one block we go on with the superblock's next blocks until one
-// block is free (compact()), which a superblock holding more blocks than its data always allows.
+// LSB paper's figure 11). When the home plane's free pool reaches the GC reserve, the plane's
+// block with the fewest live pages is reclaimed: erased if dead, else its live pages move into
+// free pages of its own superblock (partial merge); when no candidate's superblock has room, the
+// two blocks with the most dead pages of the plane's superblock with the most dead pages are
+// merged into a fresh block (full merge), as the LSB paper's section III.D describes its GC. The
+// paper merges two blocks; when their live pages do not fit one block we go on with the
+// superblock's next blocks until one block is free (compact()), which a superblock holding more
+// blocks than its data always allows.
 //
 // Moved pages carry their logical block's map anew, so the PGD and the map never name a block
 // that is being collected; the PBMT of a copy leaves the victim out.
