@@ -50,6 +50,10 @@ def main():
         none = data_iops(r(f"fio.{call}.none"))
         print(f"| {call} | {conv:.1f} | {whole:.1f} | {none:.1f} | {none / conv:.2f}x | "
               f"{none / whole:.2f}x | {PAPER_FIG1[call]}x |")
+    print()
+    for call in ("fsync", "fdatasync"):
+        req = r(f"fio.{call}.none")["requests"]
+        print(f"- {call}: {req['flush']} syncs, {req['write'] - req['flush']} journal writes")
 
     print("\n## Figure 3: IOPS against the dense threshold (Varmail-like, NVRAM 25 %)\n")
     print("IOPS normalised to the 6.25 % threshold; in brackets the dense / sparse segments per "
@@ -75,15 +79,18 @@ def main():
           " | nvram / conventional | nvram / whole | paper, nvram / conventional |")
     print("|---|---:|---:|" + "---:|" * len(sizes) + "---:|---:|---|")
     async_iops = data_iops(r("fio.async"))
+    rows = []
     for call in ("fsync", "fdatasync"):
         conv = data_iops(r(f"fio.{call}.conventional"))
         whole = data_iops(r(f"fio.{call}.whole"))
         nv = [data_iops(r(f"fio.{call}.nvram.{s}")) for s in sizes]
         over = lambda base: "-".join(f"{v / base:.2f}" for v in (nv[0], nv[-1])) + "x"
         paper = PAPER_FIG4[call]
-        print(f"| {call} | {whole / async_iops:.3f} | {conv / async_iops:.3f} | " +
-              " | ".join(f"{v / async_iops:.3f}" for v in nv) +
-              f" | {over(conv)} | {over(whole)} | {paper['25']:.2f}-{paper['100']:.2f}x |")
+        rows.append(f"| {call} | {whole / async_iops:.3f} | {conv / async_iops:.3f} | " +
+                    " | ".join(f"{v / async_iops:.3f}" for v in nv) +
+                    f" | {over(conv)} | {over(whole)} | {paper['25']:.2f}-{paper['100']:.2f}x |")
+    print("\n".join(rows))
+    print(f"\nAsynchronous: {async_iops:.1f} writes/s ({1000 / async_iops:.2f} ms a write at QD 1).")
 
     print("\n## Figure 5: Varmail-like and OLTP-like, IOPS over conventional\n")
     print("| workload | file set | " + " | ".join(f"nvram {s} %" for s in sizes) +
@@ -114,12 +121,14 @@ def main():
 
     print("\n## What the syncs did\n")
     print("Per sync: dirty segments by state, segments written to flash, NVRAM copies (hits) and "
-          "evictions; flush latency; units written for mapping and GC per host unit.\n")
+          "evictions; flush latency; simulated time per sync and mean write latency; units "
+          "written for mapping and GC per host unit.\n")
     print("| run | syncs | sparse | dense | full | to flash | NVRAM copies (hits) | evictions "
-          "| flush p50 ms | flush p99 ms | mapping / host | GC / host |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| flush p50 ms | flush p99 ms | ms a sync | write mean ms | mapping / host "
+          "| GC / host |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     runs = ["fio.fsync.conventional", "fio.fsync.whole", f"fio.fsync.nvram.{sizes[0]}",
-            "varmail.1024.conventional", f"varmail.1024.nvram.{sizes[0]}",
+            "varmail.1024.none", "varmail.1024.conventional", f"varmail.1024.nvram.{sizes[0]}",
             f"varmail.1024.nvram.{sizes[-1]}", "varmail.all.conventional",
             f"varmail.all.nvram.{sizes[0]}", "oltp.1024.conventional",
             f"oltp.1024.nvram.{sizes[0]}", f"oltp.all.nvram.{sizes[0]}"]
@@ -133,6 +142,8 @@ def main():
               f"{m['map_segments_to_flash_per_sync']:.1f} | {m['nvram_copies'] / s:.1f} "
               f"({m['nvram_hits'] / s:.1f}) | {m['nvram_evictions'] / s:.1f} | "
               f"{lat['p50'] / 1e6:.2f} | {lat['p99'] / 1e6:.2f} | "
+              f"{rep['sim']['simulated_ns'] / max(1, rep['requests']['flush']) / 1e6:.1f} | "
+              f"{rep['latency_ns']['write']['mean'] / 1e6:.2f} | "
               f"{f['mapping_units_written'] / host:.3f} | {f['gc_units_written'] / host:.3f} |")
 
 

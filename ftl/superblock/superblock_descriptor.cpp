@@ -1,5 +1,6 @@
 #include "ftl/superblock/superblock_descriptor.h"
 
+#include <algorithm>
 #include <string>
 
 #include "ftl/hybrid/block_rules.h"
@@ -30,6 +31,13 @@ std::optional<config::KeyProblem> check_superblock(const config::PlatformConfig&
                               "must leave a superblock at least one update block beyond its " +
                                   text(s.superblock_blocks) +
                                   " data blocks (ftl.superblock.superblock_blocks), got " +
+                                  text(s.max_physical_blocks)};
+  }
+  if (s.max_physical_blocks > g.blocks_per_plane) {
+    return config::KeyProblem{"ftl.superblock.max_physical_blocks",
+                              "is more than a plane's " + text(g.blocks_per_plane) +
+                                  " blocks (nand.blocks_per_plane): a superblock's blocks are all "
+                                  "on its home plane, got " +
                                   text(s.max_physical_blocks)};
   }
   if (s.di_bytes >= p.nand.spare_bytes) {
@@ -84,9 +92,11 @@ SchemeDescriptor superblock_descriptor() {
       {"victim_free_pages_mean", "never-programmed pages of a victim when it was erased"},
   };
   d.simulator_bytes = [](const config::PlatformConfig& p, const Geometry& g) {
-    // PGD and the cache's index per logical block, owner per block, valid bits.
+    // PGD and the cache's index per logical block, owner per block, valid bits, the cache.
+    const SuperblockSettings& s = p.ftl.settings.get<SuperblockSettings>();
+    const uint64_t entries = std::min<uint64_t>(s.cache_entries, logical_blocks(p));
     return logical_blocks(p) * 2 * sizeof(PageId) + uint64_t(g.blocks()) * sizeof(uint32_t) +
-           g.logical_units / 8;
+           g.logical_units / 8 + entries * (g.pages_per_block + 64) * sizeof(PageId);
   };
   d.create = [](const SchemeContext& c) { return std::make_unique<SuperblockFtl>(c); };
   return d;

@@ -25,7 +25,8 @@ SuperblockFtl::SuperblockFtl(const SchemeContext& context)
   m_pgd.assign(logical_blocks(), kNone);
   m_superblocks.resize((logical_blocks() + m_superblock_blocks - 1) / m_superblock_blocks);
   m_owner.assign(m_geometry.blocks(), kNone);
-  m_cache.resize(s.cache_entries);
+  // More entries than logical blocks would never be used.
+  m_cache.resize(std::min<uint64_t>(s.cache_entries, logical_blocks()));
   for (CacheEntry& e : m_cache) {
     e.page_of.assign(m_geometry.pages_per_block, kNone);
     e.pt_page.assign(m_layout.groups, kNone);
@@ -190,15 +191,14 @@ uint32_t SuperblockFtl::program_page(PageId page, const CacheEntry& e, uint32_t 
   return op;
 }
 
-std::vector<PageId> SuperblockFtl::free_pages_of(uint32_t sb, uint32_t count) const {
-  std::vector<PageId> pages;
+void SuperblockFtl::free_pages_of(uint32_t sb, uint32_t count, std::vector<PageId>& pages) const {
+  pages.clear();
   for (BlockId b : m_superblocks[sb]) {
     for (uint32_t p = written(b); p < m_geometry.pages_per_block && pages.size() < count; ++p) {
       pages.push_back(m_flash.page(b, p));
     }
   }
   if (pages.size() < count) throw std::logic_error("superblock FTL: a merge without room");
-  return pages;
 }
 
 uint32_t SuperblockFtl::free_pages(uint32_t sb) const {
@@ -237,10 +237,10 @@ void SuperblockFtl::write_units(uint32_t lbn, uint32_t first, const Token* token
   CacheEntry& e = entry(lbn, OpClass::kHostWrite, map_read);
   ++e.pins;
   reserve(sb, count);  // the request's pages, before any is written (GC may move this block)
-  const std::vector<PageId> pages = free_pages_of(sb, count);
+  free_pages_of(sb, count, m_pages);
   for (uint32_t i = 0; i < count; ++i) {
     const uint32_t offset = first + i;
-    const PageId page = pages[i];
+    const PageId page = m_pages[i];
     const Lun lun = first_lun(lbn) + offset;
     const PageId old = e.page_of[offset];
     const PageId old_pt = e.pt_page[group_of(offset)];
@@ -318,8 +318,10 @@ void SuperblockFtl::merge(uint32_t sb, const std::vector<BlockId>& victims) {
       const bool b_pt = e.pt_page[group_of(b.offset)] == b.from;
       return !a_pt && b_pt;
     });
-    const std::vector<PageId> to = free_pages_of(sb, static_cast<uint32_t>(m_moves.size()));
-    std::vector<PageId> final_pt = e.pt_page;
+    std::vector<PageId>& to = m_pages;
+    free_pages_of(sb, static_cast<uint32_t>(m_moves.size()), to);
+    std::vector<PageId>& final_pt = m_final_pt;
+    final_pt = e.pt_page;
     for (size_t k = 0; k < m_moves.size(); ++k) {
       e.page_of[m_moves[k].offset] = to[k];
       final_pt[group_of(m_moves[k].offset)] = to[k];

@@ -130,7 +130,7 @@ class SuperblockFtl final : public BlockScheme {
   void drop_block(uint32_t sb, BlockId block);
   uint32_t free_pages(uint32_t sb) const;
   // The next `count` free pages of `sb`'s blocks, in the order they must be programmed.
-  std::vector<PageId> free_pages_of(uint32_t sb, uint32_t count) const;
+  void free_pages_of(uint32_t sb, uint32_t count, std::vector<PageId>& pages) const;
 
   SuperblockSpareLayout m_layout;
   uint32_t m_superblock_blocks;
@@ -146,8 +146,10 @@ class SuperblockFtl final : public BlockScheme {
   uint32_t m_sequence = 0;        // written into each page's DI: recovery's "newest"
   std::vector<uint32_t> m_spare;  // one page's spare words, reused
   std::vector<uint64_t> m_victim_free_pages;
-  std::vector<Move> m_moves;  // reused by merge()
-  SuperblockSpare m_scratch;  // reused by program_page()
+  std::vector<Move> m_moves;       // reused by merge()
+  std::vector<PageId> m_pages;     // reused: the pages a write or a merge fills
+  std::vector<PageId> m_final_pt;  // reused by merge()
+  SuperblockSpare m_scratch;       // reused by program_page()
   Counters m_counters;
 };
 

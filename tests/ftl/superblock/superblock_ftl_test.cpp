@@ -351,6 +351,19 @@ TEST_F(SuperblockCacheTest, TouchingAThirdLogicalBlockEvictsTheLeastRecentlyUsed
   ASSERT_TRUE(device.scheme().cache_hit_ratio().has_value());
 }
 
+// A cache of more entries than there are logical blocks holds one per logical block: it is
+// neither allocated nor counted beyond that.
+TEST(SuperblockCache, MoreEntriesThanLogicalBlocksAreNeitherHeldNorCounted) {
+  config::PlatformConfig p = superblock_platform();
+  p.ftl.settings.edit<SuperblockSettings>().cache_entries = 4000000000u;
+  const FtlDevice device(p, FtlDeviceOptions{});
+  config::PlatformConfig q = superblock_platform();
+  q.ftl.settings.edit<SuperblockSettings>().cache_entries =
+      static_cast<uint32_t>(superblock(device).logical_blocks());
+  const FtlDevice exact(q, FtlDeviceOptions{});
+  EXPECT_EQ(device.scheme().mapping_memory_bytes(), exact.scheme().mapping_memory_bytes());
+}
+
 TEST_F(SuperblockTest, ALargeCacheAnswersEveryRepeatedRead) {
   for (uint32_t lbn = 0; lbn < 40; ++lbn) write_units(lbn * ppb + lbn % ppb, 3);
   for (uint32_t lbn = 0; lbn < 40; ++lbn) {

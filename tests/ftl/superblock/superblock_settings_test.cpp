@@ -164,6 +164,17 @@ TEST(SuperblockSettings, ASuperblockNeedsAnUpdateBlockBeyondItsDataBlocks) {
               HasSubstr("key 'ftl.superblock.max_physical_blocks'"));
 }
 
+// A superblock's blocks all sit on its home plane: it may not hold more than a plane has.
+TEST(SuperblockSettings, MoreBlocksThanAPlaneHoldsAreRefused) {
+  PlatformConfig p = platform();  // 64 blocks a plane
+  p.nand.spare_bytes = 512;       // room in the spare area for a long PBMT
+  settings(p).max_physical_blocks = 65;
+  EXPECT_THAT(refusal(p), AllOf(HasSubstr("key 'ftl.superblock.max_physical_blocks'"),
+                                HasSubstr("nand.blocks_per_plane")));
+  settings(p).max_physical_blocks = 64;
+  EXPECT_NO_THROW(validate_platform(p, "test"));
+}
+
 TEST(SuperblockSettings, ADataInformationFillingTheSpareAreaIsRefused) {
   PlatformConfig p = platform();
   settings(p).di_bytes = 64;
