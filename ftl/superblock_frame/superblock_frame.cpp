@@ -1,0 +1,369 @@
+#include "ftl/superblock_frame/superblock_frame.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace ssd::ftl {
+
+namespace {
+// Candidates a plane's GC looks at, fewest live pages first, before falling back to a full merge
+// (the paper does not bound its search; ours stops here).
+constexpr uint32_t kCandidates = 256;
+}  // namespace
+
+SuperblockFrame::SuperblockFrame(const SchemeContext& context, const char* scheme,
+                                 const Shape& shape)
+    : BlockScheme(context, scheme),
+      m_superblock_blocks(shape.superblock_blocks),
+      m_max_blocks(shape.max_blocks),
+      m_groups(shape.groups),
+      m_group_pages(shape.group_pages),
+      m_spare_bytes(shape.spare_bytes) {
+  m_pgd.assign(logical_blocks(), kNone);
+  m_superblocks.resize((logical_blocks() + m_superblock_blocks - 1) / m_superblock_blocks);
+  m_owner.assign(m_geometry.blocks(), kNone);
+  // More entries than logical blocks would never be used.
+  m_cache.resize(std::min<uint64_t>(shape.cache_entries, logical_blocks()));
+  for (CacheEntry& e : m_cache) {
+    e.page_of.assign(m_geometry.pages_per_block, kNone);
+    e.pt_page.assign(m_groups, kNone);
+    e.head.assign(m_groups, kNone);
+  }
+  m_cache_slot.assign(logical_blocks(), kNone);
+  m_victim_free_pages.assign(m_geometry.pages_per_block + 1, 0);
+}
+
+std::optional<double> SuperblockFrame::cache_hit_ratio() const {
+  if (m_counters.lookups == 0) return std::nullopt;
+  return double(m_counters.hits) / double(m_counters.lookups);
+}
+
+std::vector<MappingFigure> SuperblockFrame::frame_figures() const {
+  const Counters& c = m_counters;
+  uint64_t victims = 0, free_pages = 0;
+  for (uint32_t k = 0; k < m_victim_free_pages.size(); ++k) {
+    victims += m_victim_free_pages[k];
+    free_pages += k * m_victim_free_pages[k];
+  }
+  return {
+      {"cache_lookups", double(c.lookups), true},
+      {"cache_hits", double(c.hits), true},
+      {"map_spare_reads", double(c.map_spare_reads), true},
+      {"gc_spare_reads", double(c.gc_spare_reads), true},
+      {"forced_gcs", double(c.forced_gcs), true},
+      {"partial_merges", double(c.partial_merges), true},
+      {"full_merges", double(c.full_merges), true},
+      {"dead_erases", double(c.dead_erases), true},
+      {"victim_free_pages_mean", victims ? double(free_pages) / victims : 0.0, false},
+  };
+}
+
+uint32_t SuperblockFrame::blocks_held() const {
+  uint32_t held = 0;
+  for (const std::vector<BlockId>& blocks : m_superblocks) {
+    held += static_cast<uint32_t>(blocks.size());
+  }
+  return held;
+}
+
+// --- the map -------------------------------------------------------------------------------
+
+void SuperblockFrame::count_lookup(bool hit) {
+  if (!counting()) return;
+  ++m_counters.lookups;
+  m_counters.hits += hit;
+}
+
+uint32_t SuperblockFrame::read_map_spare(PageId page, OpClass op_class, uint32_t after) {
+  m_counters.map_spare_reads += counting();
+  return m_backend.read_spare(page, m_spare_bytes, op_class, after);
+}
+
+SuperblockFrame::CacheEntry& SuperblockFrame::free_entry() {
+  CacheEntry* oldest = nullptr;
+  for (CacheEntry& e : m_cache) {
+    if (e.pins != 0) continue;
+    if (e.lbn == kNone) return e;
+    if (oldest == nullptr || e.used < oldest->used) oldest = &e;
+  }
+  if (oldest == nullptr) throw std::logic_error("superblock cache: every entry is pinned");
+  m_cache_slot[oldest->lbn] = kNone;
+  oldest->lbn = kNone;
+  return *oldest;
+}
+
+SuperblockFrame::CacheEntry& SuperblockFrame::entry(uint32_t lbn, OpClass op_class,
+                                                    uint32_t& after) {
+  ++m_backend.cpu().list_steps;  // the cache's LRU bookkeeping
+  if (m_cache_slot[lbn] != kNone) {
+    count_lookup(true);
+    CacheEntry& e = m_cache[m_cache_slot[lbn]];
+    e.used = ++m_clock;
+    return e;
+  }
+  count_lookup(false);
+  CacheEntry& e = free_entry();
+  e.lbn = lbn;
+  e.used = ++m_clock;
+  std::fill(e.page_of.begin(), e.page_of.end(), kNone);
+  std::fill(e.pt_page.begin(), e.pt_page.end(), kNone);
+  std::fill(e.head.begin(), e.head.end(), kNone);
+  m_cache_slot[lbn] = slot_of(e);
+  if (m_pgd[lbn] != kNone) load(e, m_pgd[lbn], op_class, after);
+  return e;
+}
+
+bool SuperblockFrame::keeps(const CacheEntry& e, PageId page, uint32_t offset) const {
+  const uint32_t group = group_of(offset);
+  return (e.page_of[offset] == page && unit_valid(first_lun(e.lbn) + offset)) ||
+         e.pt_page[group] == page || e.head[group] == page;
+}
+
+void SuperblockFrame::trimmed(Lun lun) {
+  uint32_t after = kNone;
+  const CacheEntry& e = entry(lbn_of(lun), OpClass::kHostWrite, after);
+  const PageId page = e.page_of[offset_of(lun)];
+  if (page != kNone && !keeps(e, page, offset_of(lun))) note_dead(page);
+}
+
+PageId SuperblockFrame::locate(Lun lun, OpClass op_class, uint32_t& after) {
+  return entry(lbn_of(lun), op_class, after).page_of[offset_of(lun)];
+}
+
+// --- space -----------------------------------------------------------------------------------
+
+void SuperblockFrame::close_if_full(BlockId block) {
+  if (written(block) == m_geometry.pages_per_block) m_flash.blocks().close_block(block);
+}
+
+void SuperblockFrame::free_pages_of(uint32_t sb, uint32_t count, std::vector<PageId>& pages) const {
+  pages.clear();
+  for (BlockId b : m_superblocks[sb]) {
+    for (uint32_t p = written(b); p < m_geometry.pages_per_block && pages.size() < count; ++p) {
+      pages.push_back(m_flash.page(b, p));
+    }
+  }
+  if (pages.size() < count) throw std::logic_error("superblock FTL: a merge without room");
+}
+
+uint32_t SuperblockFrame::free_pages(uint32_t sb) const {
+  uint32_t free = 0;
+  for (BlockId b : m_superblocks[sb]) free += m_geometry.pages_per_block - written(b);
+  return free;
+}
+
+void SuperblockFrame::reserve(uint32_t sb, uint32_t count) {
+  const uint32_t plane = plane_of_superblock(sb);
+  while (free_pages(sb) < count) {
+    // Below the reserve, GC frees what it can first; what it cannot, the reserve lends.
+    if (m_flash.free_blocks(plane) <= m_flash.blocks().gc_reserve_blocks() && collect(plane)) {
+      continue;
+    }
+    if (m_max_blocks != 0 && m_superblocks[sb].size() >= m_max_blocks) {
+      forced_gc(sb);  // the PBMT is full
+      continue;
+    }
+    // The last free block is GC's: a compaction lends it to a superblock while it gives one back.
+    if (m_flash.free_blocks(plane) <= 1) {
+      throw std::runtime_error("superblock FTL: plane " + std::to_string(plane) +
+                               " has no free block left for writes and GC can free none "
+                               "(over-provisioning too small for the superblocks)");
+    }
+    const BlockId block = m_flash.allocate(plane);
+    m_superblocks[sb].push_back(block);
+    m_owner[block] = sb;
+  }
+}
+
+// --- garbage collection ------------------------------------------------------------------------
+
+void SuperblockFrame::drop_block(uint32_t sb, BlockId block) {
+  std::vector<BlockId>& blocks = m_superblocks[sb];
+  blocks.erase(std::find(blocks.begin(), blocks.end(), block));
+}
+
+void SuperblockFrame::merge(const std::vector<BlockId>& victims) {
+  // Which pages of the victims are live: each page's DI names its logical page (a spare-area
+  // read), and the logical block's map says whether that page is still kept.
+  struct Candidate {
+    PageId page;
+    Lun lpn;
+  };
+  std::vector<Candidate> candidates;
+  uint32_t last_read = kNone;
+  for (BlockId victim : victims) {
+    for (uint32_t p = 0; p < written(victim); ++p) {
+      const PageId page = m_flash.page(victim, p);
+      last_read = m_backend.read_spare(page, m_spare_bytes, OpClass::kGc);
+      m_counters.gc_spare_reads += counting();
+      candidates.push_back({page, di_lpn(page)});
+    }
+  }
+  std::stable_sort(
+      candidates.begin(), candidates.end(),
+      [this](const Candidate& a, const Candidate& b) { return lbn_of(a.lpn) < lbn_of(b.lpn); });
+  // One logical block at a time: the scheme copies its kept pages with their maps.
+  uint32_t last_program = kNone;
+  for (size_t i = 0; i < candidates.size();) {
+    const uint32_t lbn = lbn_of(candidates[i].lpn);
+    size_t end = i;
+    while (end < candidates.size() && lbn_of(candidates[end].lpn) == lbn) ++end;
+    uint32_t map_read = kNone;
+    CacheEntry& e = entry(lbn, OpClass::kGc, map_read);
+    ++e.pins;
+    m_moves.clear();
+    for (size_t k = i; k < end; ++k) {
+      const uint32_t offset = offset_of(candidates[k].lpn);
+      if (keeps(e, candidates[k].page, offset)) {
+        m_moves.push_back({candidates[k].page, offset});
+      } else if (e.page_of[offset] == candidates[k].page) {
+        e.page_of[offset] = kNone;  // a trimmed unit's page, dropped: "never written" from now
+      }
+    }
+    if (!m_moves.empty()) {
+      const uint32_t program = relocate(e, m_moves, map_read);
+      if (program != kNone) last_program = program;
+    }
+    --e.pins;
+    i = end;
+  }
+  for (BlockId victim : victims) {
+    m_victim_free_pages[m_geometry.pages_per_block - written(victim)] += counting();
+    m_owner[victim] = kNone;
+    m_flash.erase(victim, last_program != kNone ? last_program : last_read);
+    ++m_stats.gc_invocations;
+  }
+}
+
+bool SuperblockFrame::compact(uint32_t sb, bool partly_written_victims) {
+  const uint32_t plane = plane_of_superblock(sb);
+  std::vector<BlockId> lent;  // fresh blocks this compaction took: never its victims
+  int freed = 0;
+  while (freed < 1) {
+    // The block with the fewest live pages (ties: the oldest). A partly written victim's
+    // unwritten pages are lost to its erase (victim_free_pages counts them).
+    BlockId victim = kNone;
+    for (BlockId b : m_superblocks[sb]) {
+      if (std::find(lent.begin(), lent.end(), b) != lent.end()) continue;
+      if (!partly_written_victims && written(b) < m_geometry.pages_per_block) continue;
+      if (victim == kNone || live(b) < live(victim)) victim = b;
+    }
+    if (victim == kNone) return false;
+    drop_block(sb, victim);
+    if (live(victim) > free_pages(sb)) {
+      if (m_flash.free_blocks(plane) == 0) {
+        m_superblocks[sb].push_back(victim);  // nothing moved: as it was
+        return false;
+      }
+      const BlockId fresh = m_flash.allocate(plane);
+      m_superblocks[sb].push_back(fresh);
+      m_owner[fresh] = sb;
+      lent.push_back(fresh);
+      --freed;
+    }
+    if (live(victim) == 0) m_counters.dead_erases += counting();
+    merge({victim});
+    ++freed;
+  }
+  return true;
+}
+
+void SuperblockFrame::forced_gc(uint32_t sb) {
+  m_counters.forced_gcs += counting();
+  if (!compact(sb, /*partly_written_victims=*/true)) {
+    throw std::runtime_error("superblock FTL: superblock " + std::to_string(sb) +
+                             " cannot free a block for its writes");
+  }
+}
+
+bool SuperblockFrame::collect(uint32_t plane) {
+  // The plane's full blocks, fewest live pages first (ties: lowest block number).
+  std::vector<BlockId> candidates;
+  const BlockId first = plane * m_geometry.blocks_per_plane;
+  for (BlockId b = first; b < first + m_geometry.blocks_per_plane; ++b) {
+    if (m_owner[b] != kNone && written(b) == m_geometry.pages_per_block) candidates.push_back(b);
+  }
+  // Only the best kCandidates need an order: fewest live pages, then lowest block number.
+  const size_t look = std::min<size_t>(candidates.size(), kCandidates);
+  std::partial_sort(
+      candidates.begin(), candidates.begin() + look, candidates.end(),
+      [this](BlockId a, BlockId b) { return live(a) != live(b) ? live(a) < live(b) : a < b; });
+  for (size_t i = 0; i < look; ++i) {
+    const BlockId victim = candidates[i];
+    const uint32_t sb = m_owner[victim];
+    if (live(victim) == 0) {
+      m_counters.dead_erases += counting();
+      drop_block(sb, victim);
+      merge({victim});
+      return true;
+    }
+    if (free_pages(sb) >= live(victim)) {  // intra-superblock partial merge
+      m_counters.partial_merges += counting();
+      drop_block(sb, victim);
+      merge({victim});
+      return true;
+    }
+  }
+  // No candidate's superblock has room: the plane's superblock with the most dead pages gives
+  // back a block, its blocks with the fewest live pages merged into its free pages and, when they
+  // do not fit, into a fresh block (the full merge; see the header).
+  // Among the plane's superblocks that hold a block's worth of dead and free pages (so can give
+  // one back), the one with the most dead pages.
+  uint32_t best = kNone;
+  uint64_t best_dead = 0;
+  for (BlockId b : candidates) {
+    const uint32_t sb = m_owner[b];
+    if (sb == best) continue;
+    uint64_t dead = 0, slack = 0;
+    for (BlockId x : m_superblocks[sb]) {
+      dead += written(x) - live(x);
+      slack += m_geometry.pages_per_block - live(x);
+    }
+    if (slack < m_geometry.pages_per_block) continue;
+    if (best == kNone || dead > best_dead || (dead == best_dead && sb < best)) {
+      best = sb;
+      best_dead = dead;
+    }
+  }
+  if (best == kNone) return false;
+  m_counters.full_merges += counting();
+  return compact(best, /*partly_written_victims=*/false);
+}
+
+// --- recovery --------------------------------------------------------------------------------
+
+void SuperblockFrame::rebuild_from_spare_areas() {
+  for (CacheEntry& e : m_cache) {
+    if (e.lbn != kNone) m_cache_slot[e.lbn] = kNone;
+    e.lbn = kNone;
+  }
+  std::fill(m_pgd.begin(), m_pgd.end(), kNone);
+  for (std::vector<BlockId>& blocks : m_superblocks) blocks.clear();
+  std::fill(m_owner.begin(), m_owner.end(), kNone);
+  std::vector<uint32_t> newest(logical_blocks(), 0);
+  std::vector<std::pair<uint32_t, BlockId>> first_written;  // (sequence, block)
+  for (BlockId b = 0; b < m_geometry.blocks(); ++b) {
+    if (written(b) == 0) continue;
+    for (uint32_t p = 0; p < written(b); ++p) {
+      const PageId page = m_flash.page(b, p);
+      const uint32_t lbn = lbn_of(di_lpn(page));
+      const uint32_t sequence = m_backend.flash().spare(page)[1];
+      if (p == 0) first_written.push_back({sequence, b});
+      if (m_pgd[lbn] == kNone || sequence > newest[lbn]) {
+        m_pgd[lbn] = page;
+        newest[lbn] = sequence;
+      }
+      m_sequence = std::max(m_sequence, sequence);
+    }
+  }
+  // Blocks in the order they were first written, each to the superblock of its pages.
+  std::sort(first_written.begin(), first_written.end());
+  for (const auto& [sequence, block] : first_written) {
+    const uint32_t sb = superblock_of(lbn_of(di_lpn(m_flash.page(block, 0))));
+    m_superblocks[sb].push_back(block);
+    m_owner[block] = sb;
+  }
+}
+
+}  // namespace ssd::ftl

@@ -1,0 +1,176 @@
+// What the Superblock FTL (ftl/superblock/) and the LSB FTL (ftl/lsb/) share: both group N
+// contiguous logical blocks into a superblock whose pages may sit at any page of the physical
+// blocks it holds, keep the page-level map in the spare areas (each in its own format) and only a
+// PGD (per logical block: its newest page) and the superblocks' block lists in RAM, cache whole
+// logical blocks' maps with LRU, and collect garbage the same way (section III.D of
+// shared/papers/lsb-large-superblock-ftl.md, which the LSB paper says it inherits).
+//
+// Space: a superblock writes a request's pages into the free pages of its blocks; when they are
+// fewer than the request needs, it takes a fresh block from its home plane, unless it holds its
+// scheme's cap of blocks already (the Superblock FTL's full PBMT; LSB has no cap): then it gives
+// back its block with the fewest live pages, written to the end or not (the forced GC, which can
+// erase unwritten pages: the LSB paper's figure 11). When the home plane's free pool reaches the
+// GC reserve, the plane's block with the fewest live pages is reclaimed: erased if dead, else its
+// live pages move into free pages of its own superblock (partial merge); when no candidate's
+// superblock has room, the two blocks with the most dead pages of the plane's superblock with the
+// most dead pages are merged into a fresh block (full merge). The paper merges two blocks; when
+// their live pages do not fit one block we go on with the superblock's next blocks until one
+// block is free (compact()), which a superblock holding more blocks than its data always allows.
+//
+// Live pages: a page is kept while it holds a valid unit's newest copy or carries map information
+// still followed (its group's PT page, or the page that maps its group: what a PMD page's entry
+// for the group names). The scheme writes moved pages with their maps anew (relocate()), so the
+// PGD and the maps never name a block that is being collected.
+//
+// Both schemes' data information (DI) starts the spare area with the page's LPN (word 0) and a
+// write sequence number (word 1), from which recovery tells each logical block's newest page.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "ftl/hybrid/block_scheme.h"
+
+namespace ssd::ftl {
+
+class SuperblockFrame : public BlockScheme {
+ public:
+  // What a scheme tells the frame about its superblocks, groups and cache.
+  struct Shape {
+    uint32_t superblock_blocks;  // N logical blocks per superblock
+    uint32_t max_blocks;         // physical blocks a superblock may hold (0: no cap)
+    uint32_t groups;             // groups of a logical block
+    uint32_t group_pages;        // pages of a group
+    uint32_t cache_entries;      // whole-logical-block maps cached
+    uint32_t spare_bytes;        // bytes a spare-area read transfers
+  };
+
+  std::optional<double> cache_hit_ratio() const override;
+  uint32_t blocks_held() const override;
+
+  uint32_t superblock_of(uint32_t lbn) const { return lbn / m_superblock_blocks; }
+  const std::vector<BlockId>& blocks_of(uint32_t superblock) const {
+    return m_superblocks[superblock];
+  }
+  PageId pgd(uint32_t lbn) const { return m_pgd[lbn]; }
+  // Victims reclaimed with k free (never programmed) pages, k = 0 .. pages_per_block.
+  const std::vector<uint64_t>& victim_free_pages() const { return m_victim_free_pages; }
+
+  // Recovery: forgets the PGD, the superblocks' block lists and the cache, and rebuilds the first
+  // two by reading every programmed page's spare area (untimed; the DI's sequence number tells
+  // the newest copy). The power-cut issue times it.
+  void rebuild_from_spare_areas();
+
+ protected:
+  // A logical block's map, resolved: where each page is and which pages carry the map.
+  struct CacheEntry {
+    uint32_t lbn = kNone;
+    std::vector<PageId> page_of;  // per page of the logical block, kNone: never written
+    std::vector<PageId> pt_page;  // per group: its PT page (the page whose PT maps the group)
+    std::vector<PageId> head;     // per group: the page a newer PMD would name for it
+    uint64_t used = 0;            // LRU stamp
+    uint32_t pins = 0;            // held by a write or a merge: not evicted
+  };
+  // A live page of a victim, to be copied within its superblock.
+  struct Move {
+    PageId from;
+    uint32_t offset;  // in its logical block
+  };
+
+  SuperblockFrame(const SchemeContext& context, const char* scheme, const Shape& shape);
+
+  // Fills `e` (lbn set, every location kNone) with the map of its logical block, whose newest
+  // page is `newest`, by timed spare-area reads (read_map_spare); `after`: the last read.
+  virtual void load(CacheEntry& e, PageId newest, OpClass op_class, uint32_t& after) = 0;
+  // Copies `moves` (live pages of `e`'s logical block in victims, which are out of the
+  // superblock's block list) into free pages of the superblock with their maps, updates `e`, the
+  // PGD and the live counts, and returns the last program. Copies wait for `map_read`.
+  virtual uint32_t relocate(CacheEntry& e, std::vector<Move>& moves, uint32_t map_read) = 0;
+
+  // The frame's figures: cache, spare reads and GC kinds (the scheme adds its own).
+  std::vector<MappingFigure> frame_figures() const;
+
+  uint32_t group_of(uint32_t offset) const { return offset / m_group_pages; }
+  uint32_t groups() const { return m_groups; }
+  uint32_t group_pages() const { return m_group_pages; }
+  // The cached map of `lbn`, loaded from the spare areas on a miss (`after`: the last read).
+  CacheEntry& entry(uint32_t lbn, OpClass op_class, uint32_t& after);
+  uint32_t slot_of(const CacheEntry& e) const { return static_cast<uint32_t>(&e - m_cache.data()); }
+  // A timed read of `page`'s spare area to learn a map (counted as map_spare_reads).
+  uint32_t read_map_spare(PageId page, OpClass op_class, uint32_t after = kNone);
+  // Whether `page`, a page of `e`'s logical block at `offset`, must be kept: it holds the unit's
+  // newest data, or carries its group's map.
+  bool keeps(const CacheEntry& e, PageId page, uint32_t offset) const;
+  // The LPN and sequence number a programmed page's DI holds (functional: no operation).
+  Lun di_lpn(PageId page) const { return m_backend.flash().spare(page)[0]; }
+  uint32_t next_sequence() { return ++m_sequence; }
+
+  // Makes room for `count` pages in superblock `sb`'s blocks: a fresh block while the cap allows,
+  // else the forced GC; GC on its plane first when the pool is at the reserve. As the Superblock
+  // FTL does, the room is found for the whole request before any page is written.
+  void reserve(uint32_t sb, uint32_t count);
+  // The next `count` free pages of `sb`'s blocks, in the order they must be programmed.
+  void free_pages_of(uint32_t sb, uint32_t count, std::vector<PageId>& pages) const;
+  void note_live(PageId page) { m_flash.blocks().add_valid(page); }
+  void note_dead(PageId page) { m_flash.blocks().remove_valid(page); }
+  uint32_t written(BlockId block) const { return m_flash.next_free(block); }
+  void close_if_full(BlockId block);
+  // Figures count the timed run only (preconditioning records nothing).
+  bool counting() const { return m_backend.recording(); }
+  void set_pgd(uint32_t lbn, PageId page) { m_pgd[lbn] = page; }
+  uint64_t superblock_count() const { return m_superblocks.size(); }
+  uint64_t cache_size() const { return m_cache.size(); }
+
+ private:
+  struct Counters {
+    uint64_t lookups = 0, hits = 0;
+    uint64_t map_spare_reads = 0;  // to load maps into the cache
+    uint64_t gc_spare_reads = 0;   // to learn a victim's pages
+    uint64_t forced_gcs = 0, partial_merges = 0, full_merges = 0, dead_erases = 0;
+  };
+
+  PageId locate(Lun lun, OpClass op_class, uint32_t& after) override;
+  // A trimmed unit's page is dead, unless it carries its group's map: then it stays live until a
+  // later write in the group takes over.
+  void trimmed(Lun lun) override;
+
+  // Superblocks are striped over the planes as logical blocks are in the other block schemes.
+  uint32_t plane_of_superblock(uint32_t sb) const {
+    return m_geometry.plane_in_stripe_order(sb % m_geometry.planes());
+  }
+  CacheEntry& free_entry();
+  void count_lookup(bool hit);
+  uint32_t live(BlockId block) const { return m_flash.blocks().valid_units(block); }
+
+  // Reclaims space on `plane` (one victim or one full merge); false when nothing can be freed.
+  bool collect(uint32_t plane);
+  void forced_gc(uint32_t sb);
+  // Gives one block of `sb` back to the pool: its blocks with the fewest live pages (full ones
+  // only, unless `partly_written_victims`) merged into its free pages, fresh blocks joining when
+  // they do not fit. False when `sb` has no block to give or the pool none to lend.
+  bool compact(uint32_t sb, bool partly_written_victims);
+  // Moves the live pages of `victims` (all of one superblock, already out of its block list)
+  // into the free pages of the superblock's blocks, then erases the victims.
+  void merge(const std::vector<BlockId>& victims);
+  void drop_block(uint32_t sb, BlockId block);
+  uint32_t free_pages(uint32_t sb) const;
+
+  uint32_t m_superblock_blocks;
+  uint32_t m_max_blocks;
+  uint32_t m_groups;
+  uint32_t m_group_pages;
+  uint32_t m_spare_bytes;
+  std::vector<PageId> m_pgd;                        // per logical block: its newest page
+  std::vector<std::vector<BlockId>> m_superblocks;  // per superblock: its blocks, oldest first
+  std::vector<uint32_t> m_owner;                    // per block: its superblock, kNone = free
+  std::vector<CacheEntry> m_cache;
+  std::vector<uint32_t> m_cache_slot;  // per logical block: its cache entry, kNone
+  uint64_t m_clock = 0;
+  uint32_t m_sequence = 0;  // written into each page's DI: recovery's "newest"
+  std::vector<uint64_t> m_victim_free_pages;
+  std::vector<Move> m_moves;  // reused by merge()
+  Counters m_counters;
+};
+
+}  // namespace ssd::ftl
