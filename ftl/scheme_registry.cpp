@@ -11,6 +11,7 @@
 #include "ftl/extent/emt/emt_descriptor.h"
 #include "ftl/extent/vet/vet_descriptor.h"
 #include "ftl/fast/fast_descriptor.h"
+#include "ftl/lsb/lsb_descriptor.h"
 #include "ftl/nftl/nftl_descriptor.h"
 #include "ftl/page/page_descriptor.h"
 #include "ftl/superblock/superblock_descriptor.h"
@@ -22,8 +23,9 @@ namespace {
 std::deque<SchemeDescriptor>& table() {
   // A deque: registering a scheme never moves the descriptors others hold references to.
   static std::deque<SchemeDescriptor> entries = {
-      page_descriptor(), block_descriptor(), dftl_descriptor(), nftl_descriptor(),
-      fast_descriptor(), vet_descriptor(),   emt_descriptor(),  superblock_descriptor(),
+      page_descriptor(), block_descriptor(),      dftl_descriptor(),
+      nftl_descriptor(), fast_descriptor(),       vet_descriptor(),
+      emt_descriptor(),  superblock_descriptor(), lsb_descriptor(),
   };
   return entries;
 }

@@ -7,6 +7,7 @@
 #include "ftl/superblock/superblock_ftl.h"
 #include "ftl/superblock/superblock_settings.h"
 #include "ftl/superblock/superblock_spare.h"
+#include "ftl/superblock_frame/frame_rules.h"
 
 namespace ssd::ftl {
 
@@ -18,13 +19,10 @@ std::optional<config::KeyProblem> check_superblock(const config::PlatformConfig&
   if (auto problem = check_block_granular(p, "superblock")) return problem;
   const SuperblockSettings& s = p.ftl.settings.get<SuperblockSettings>();
   const Geometry g = Geometry::from_platform(p);
-  const uint32_t group_pages =
-      s.pages_per_group != 0 ? s.pages_per_group : g.pages_per_block / s.groups_per_block;
-  if (uint64_t(s.groups_per_block) * group_pages != g.pages_per_block) {
-    return config::KeyProblem{"ftl.superblock.groups_per_block",
-                              "x ftl.superblock.pages_per_group must be the pages of a block (" +
-                                  text(g.pages_per_block) + "), got " + text(s.groups_per_block) +
-                                  " x " + text(group_pages)};
+  uint32_t group_pages = 0;
+  if (auto problem =
+          check_frame_groups(p, "superblock", s.groups_per_block, s.pages_per_group, group_pages)) {
+    return problem;
   }
   if (s.max_physical_blocks < s.superblock_blocks + 1) {
     return config::KeyProblem{"ftl.superblock.max_physical_blocks",
@@ -40,15 +38,9 @@ std::optional<config::KeyProblem> check_superblock(const config::PlatformConfig&
                                   "on its home plane, got " +
                                   text(s.max_physical_blocks)};
   }
-  if (s.di_bytes >= p.nand.spare_bytes) {
-    return config::KeyProblem{"ftl.superblock.di_bytes",
-                              "leaves no room in the " + text(p.nand.spare_bytes) +
-                                  "-byte spare area (nand.spare_bytes), got " + text(s.di_bytes)};
-  }
-  if (s.pbn_bytes < 4 && (uint64_t(g.blocks()) + 1) > (uint64_t{1} << (8 * s.pbn_bytes))) {
-    return config::KeyProblem{"ftl.superblock.pbn_bytes",
-                              "cannot name the device's " + text(g.blocks()) +
-                                  " blocks and an unused entry, got " + text(s.pbn_bytes)};
+  if (auto problem =
+          check_frame_fields(p, {"superblock", s.di_bytes, s.pbn_bytes, s.cache_entries})) {
+    return problem;
   }
   const SuperblockSpareLayout l = SuperblockSpareLayout::of(s, g, p.nand.spare_bytes);
   if (l.mapping_bits() > l.available_bits()) {
@@ -60,11 +52,6 @@ std::optional<config::KeyProblem> check_superblock(const config::PlatformConfig&
             text(l.entry_bits()) + " + PT " + text(l.group_pages) + " x " + text(l.entry_bits()) +
             " = " + text(l.mapping_bits()) + " bits, but " + text(p.nand.spare_bytes) +
             " spare bytes less " + text(s.di_bytes) + " of DI leave " + text(l.available_bits())};
-  }
-  if (s.cache_entries < 2) {
-    return config::KeyProblem{
-        "ftl.superblock.cache_entries",
-        "must be at least 2: a write and a merge each hold one, got " + text(s.cache_entries)};
   }
   return std::nullopt;
 }
@@ -80,17 +67,7 @@ SchemeDescriptor superblock_descriptor() {
   d.settings = settings_of<SuperblockSettings>;
   d.check = check_superblock;
   d.spare_words = [](const Geometry& g) { return (g.spare_bytes + 3) / 4; };
-  d.figures = {
-      {"cache_lookups", "logical-block map lookups (reads, writes, merges)"},
-      {"cache_hits", "lookups the RAM cache answered"},
-      {"map_spare_reads", "spare areas read to load maps into the cache"},
-      {"gc_spare_reads", "spare areas GC read to learn its victims' pages"},
-      {"forced_gcs", "merges a superblock ran because its PBMT was full"},
-      {"partial_merges", "victims whose live pages moved within their superblock"},
-      {"full_merges", "two blocks of a superblock merged into a fresh one"},
-      {"dead_erases", "victims with no live page, erased at once"},
-      {"victim_free_pages_mean", "never-programmed pages of a victim when it was erased"},
-  };
+  d.figures = frame_figure_docs("merges a superblock ran because its PBMT was full");
   d.simulator_bytes = [](const config::PlatformConfig& p, const Geometry& g) {
     // PGD and the cache's index per logical block, owner per block, valid bits, the cache.
     const SuperblockSettings& s = p.ftl.settings.get<SuperblockSettings>();

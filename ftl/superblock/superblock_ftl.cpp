@@ -18,8 +18,15 @@ SuperblockSpareLayout layout_of(const SchemeContext& context) {
 SuperblockFrame::Shape shape_of(const SchemeContext& context) {
   const SuperblockSettings& s = context.platform.ftl.settings.get<SuperblockSettings>();
   const SuperblockSpareLayout l = layout_of(context);
-  return {s.superblock_blocks, s.max_physical_blocks, l.groups,
-          l.group_pages,       s.cache_entries,       l.spare_bytes};
+  SuperblockFrame::Shape shape;
+  shape.superblock_blocks = s.superblock_blocks;
+  shape.max_blocks = s.max_physical_blocks;
+  shape.groups = l.groups;
+  shape.group_pages = l.group_pages;
+  shape.cache_entries = s.cache_entries;
+  shape.spare_bytes = l.spare_bytes;
+  shape.any_plane = false;  // a superblock's at most max_physical_blocks share its home plane
+  return shape;
 }
 
 }  // namespace
@@ -45,6 +52,7 @@ uint64_t SuperblockFtl::mapping_memory_bytes() const {
 // --- the map -------------------------------------------------------------------------------
 
 void SuperblockFtl::load(CacheEntry& e, PageId pmd, OpClass op_class, uint32_t& after) {
+  if (pmd == kNone) return;  // never written
   const uint32_t pmd_read = read_map_spare(pmd, op_class);
   after = pmd_read;
   const SuperblockSpare head =

@@ -15,11 +15,13 @@ constexpr uint32_t kCandidates = 256;
 SuperblockFrame::SuperblockFrame(const SchemeContext& context, const char* scheme,
                                  const Shape& shape)
     : BlockScheme(context, scheme),
+      m_scheme(scheme),
       m_superblock_blocks(shape.superblock_blocks),
       m_max_blocks(shape.max_blocks),
       m_groups(shape.groups),
       m_group_pages(shape.group_pages),
-      m_spare_bytes(shape.spare_bytes) {
+      m_spare_bytes(shape.spare_bytes),
+      m_any_plane(shape.any_plane) {
   m_pgd.assign(logical_blocks(), kNone);
   m_superblocks.resize((logical_blocks() + m_superblock_blocks - 1) / m_superblock_blocks);
   m_owner.assign(m_geometry.blocks(), kNone);
@@ -110,7 +112,7 @@ SuperblockFrame::CacheEntry& SuperblockFrame::entry(uint32_t lbn, OpClass op_cla
   std::fill(e.pt_page.begin(), e.pt_page.end(), kNone);
   std::fill(e.head.begin(), e.head.end(), kNone);
   m_cache_slot[lbn] = slot_of(e);
-  if (m_pgd[lbn] != kNone) load(e, m_pgd[lbn], op_class, after);
+  load(e, m_pgd[lbn], op_class, after);
   return e;
 }
 
@@ -122,9 +124,11 @@ bool SuperblockFrame::keeps(const CacheEntry& e, PageId page, uint32_t offset) c
 
 void SuperblockFrame::trimmed(Lun lun) {
   uint32_t after = kNone;
-  const CacheEntry& e = entry(lbn_of(lun), OpClass::kHostWrite, after);
+  CacheEntry& e = entry(lbn_of(lun), OpClass::kHostWrite, after);
   const PageId page = e.page_of[offset_of(lun)];
-  if (page != kNone && !keeps(e, page, offset_of(lun))) note_dead(page);
+  if (page == kNone || keeps(e, page, offset_of(lun))) return;
+  note_dead(page);
+  e.page_of[offset_of(lun)] = kNone;  // from now on: "never written"
 }
 
 PageId SuperblockFrame::locate(Lun lun, OpClass op_class, uint32_t& after) {
@@ -132,6 +136,22 @@ PageId SuperblockFrame::locate(Lun lun, OpClass op_class, uint32_t& after) {
 }
 
 // --- space -----------------------------------------------------------------------------------
+
+uint64_t SuperblockFrame::free_blocks_for(uint32_t sb) const {
+  if (!m_any_plane) return m_flash.free_blocks(plane_for(sb));
+  uint64_t free = 0;
+  for (uint32_t plane = 0; plane < m_geometry.planes(); ++plane) free += m_flash.free_blocks(plane);
+  return free;
+}
+
+uint32_t SuperblockFrame::plane_for(uint32_t sb) const {
+  if (!m_any_plane) return m_geometry.plane_in_stripe_order(sb % m_geometry.planes());
+  uint32_t best = 0;
+  for (uint32_t plane = 1; plane < m_geometry.planes(); ++plane) {
+    if (m_flash.free_blocks(plane) > m_flash.free_blocks(best)) best = plane;
+  }
+  return best;
+}
 
 void SuperblockFrame::close_if_full(BlockId block) {
   if (written(block) == m_geometry.pages_per_block) m_flash.blocks().close_block(block);
@@ -154,11 +174,14 @@ uint32_t SuperblockFrame::free_pages(uint32_t sb) const {
 }
 
 void SuperblockFrame::reserve(uint32_t sb, uint32_t count) {
-  const uint32_t plane = plane_of_superblock(sb);
   while (free_pages(sb) < count) {
-    // Below the reserve, GC frees what it can first; what it cannot, the reserve lends.
-    if (m_flash.free_blocks(plane) <= m_flash.blocks().gc_reserve_blocks() && collect(plane)) {
-      continue;
+    const uint32_t plane = plane_for(sb);  // GC below may change which plane has most room
+    // Below the reserve, GC frees what it can first; what it cannot, the reserve lends. A GC
+    // that moved pages without a block's net gain (LSB's merges can write more pages than they
+    // move) does not count: the loop would go on forever.
+    if (m_flash.free_blocks(plane) <= m_flash.blocks().gc_reserve_blocks()) {
+      const uint64_t before = free_blocks_for(sb);
+      if (collect(plane) && free_blocks_for(sb) > before) continue;
     }
     if (m_max_blocks != 0 && m_superblocks[sb].size() >= m_max_blocks) {
       forced_gc(sb);  // the PBMT is full
@@ -166,14 +189,25 @@ void SuperblockFrame::reserve(uint32_t sb, uint32_t count) {
     }
     // The last free block is GC's: a compaction lends it to a superblock while it gives one back.
     if (m_flash.free_blocks(plane) <= 1) {
-      throw std::runtime_error("superblock FTL: plane " + std::to_string(plane) +
-                               " has no free block left for writes and GC can free none "
-                               "(over-provisioning too small for the superblocks)");
+      throw std::runtime_error(m_scheme + " FTL: plane " + std::to_string(plane) +
+                               " has no free block left for writes and GC can free none net "
+                               "(over-provisioning too small for the superblocks and the data's "
+                               "layout)");
     }
     const BlockId block = m_flash.allocate(plane);
     m_superblocks[sb].push_back(block);
     m_owner[block] = sb;
   }
+}
+
+bool SuperblockFrame::lend_block(uint32_t sb) {
+  const uint32_t plane = plane_for(sb);
+  if (m_flash.free_blocks(plane) == 0) return false;
+  const BlockId block = m_flash.allocate(plane);
+  m_superblocks[sb].push_back(block);
+  m_owner[block] = sb;
+  m_lent_to_merges.push_back(block);
+  return true;
 }
 
 // --- garbage collection ------------------------------------------------------------------------
@@ -193,6 +227,7 @@ void SuperblockFrame::merge(const std::vector<BlockId>& victims) {
   std::vector<Candidate> candidates;
   uint32_t last_read = kNone;
   for (BlockId victim : victims) {
+    m_owner[victim] = kNone;  // its pages are no longer the superblock's to name
     for (uint32_t p = 0; p < written(victim); ++p) {
       const PageId page = m_flash.page(victim, p);
       last_read = m_backend.read_spare(page, m_spare_bytes, OpClass::kGc);
@@ -230,14 +265,12 @@ void SuperblockFrame::merge(const std::vector<BlockId>& victims) {
   }
   for (BlockId victim : victims) {
     m_victim_free_pages[m_geometry.pages_per_block - written(victim)] += counting();
-    m_owner[victim] = kNone;
     m_flash.erase(victim, last_program != kNone ? last_program : last_read);
     ++m_stats.gc_invocations;
   }
 }
 
 bool SuperblockFrame::compact(uint32_t sb, bool partly_written_victims) {
-  const uint32_t plane = plane_of_superblock(sb);
   std::vector<BlockId> lent;  // fresh blocks this compaction took: never its victims
   int freed = 0;
   while (freed < 1) {
@@ -252,6 +285,7 @@ bool SuperblockFrame::compact(uint32_t sb, bool partly_written_victims) {
     if (victim == kNone) return false;
     drop_block(sb, victim);
     if (live(victim) > free_pages(sb)) {
+      const uint32_t plane = plane_for(sb);
       if (m_flash.free_blocks(plane) == 0) {
         m_superblocks[sb].push_back(victim);  // nothing moved: as it was
         return false;
@@ -263,8 +297,12 @@ bool SuperblockFrame::compact(uint32_t sb, bool partly_written_victims) {
       --freed;
     }
     if (live(victim) == 0) m_counters.dead_erases += counting();
+    m_lent_to_merges.clear();
     merge({victim});
     ++freed;
+    // Blocks the merge itself borrowed (LSB's mapping-induced writes) are owed too.
+    freed -= static_cast<int>(m_lent_to_merges.size());
+    lent.insert(lent.end(), m_lent_to_merges.begin(), m_lent_to_merges.end());
   }
   return true;
 }
@@ -272,7 +310,7 @@ bool SuperblockFrame::compact(uint32_t sb, bool partly_written_victims) {
 void SuperblockFrame::forced_gc(uint32_t sb) {
   m_counters.forced_gcs += counting();
   if (!compact(sb, /*partly_written_victims=*/true)) {
-    throw std::runtime_error("superblock FTL: superblock " + std::to_string(sb) +
+    throw std::runtime_error(m_scheme + " FTL: superblock " + std::to_string(sb) +
                              " cannot free a block for its writes");
   }
 }

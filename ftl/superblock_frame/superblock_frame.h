@@ -6,7 +6,8 @@
 // shared/papers/lsb-large-superblock-ftl.md, which the LSB paper says it inherits).
 //
 // Space: a superblock writes a request's pages into the free pages of its blocks; when they are
-// fewer than the request needs, it takes a fresh block from its home plane, unless it holds its
+// fewer than the request needs, it takes a fresh block (from its home plane, or for superblocks
+// that span the device from the plane with the most free blocks), unless it holds its
 // scheme's cap of blocks already (the Superblock FTL's full PBMT; LSB has no cap): then it gives
 // back its block with the fewest live pages, written to the end or not (the forced GC, which can
 // erase unwritten pages: the LSB paper's figure 11). When the home plane's free pool reaches the
@@ -28,6 +29,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "ftl/hybrid/block_scheme.h"
@@ -44,6 +46,7 @@ class SuperblockFrame : public BlockScheme {
     uint32_t group_pages;        // pages of a group
     uint32_t cache_entries;      // whole-logical-block maps cached
     uint32_t spare_bytes;        // bytes a spare-area read transfers
+    bool any_plane;              // blocks from every plane (else all from one home plane)
   };
 
   std::optional<double> cache_hit_ratio() const override;
@@ -81,7 +84,8 @@ class SuperblockFrame : public BlockScheme {
   SuperblockFrame(const SchemeContext& context, const char* scheme, const Shape& shape);
 
   // Fills `e` (lbn set, every location kNone) with the map of its logical block, whose newest
-  // page is `newest`, by timed spare-area reads (read_map_spare); `after`: the last read.
+  // page is `newest` (kNone: never written), by timed spare-area reads (read_map_spare);
+  // `after`: the last read.
   virtual void load(CacheEntry& e, PageId newest, OpClass op_class, uint32_t& after) = 0;
   // Copies `moves` (live pages of `e`'s logical block in victims, which are out of the
   // superblock's block list) into free pages of the superblock with their maps, updates `e`, the
@@ -112,6 +116,12 @@ class SuperblockFrame : public BlockScheme {
   void reserve(uint32_t sb, uint32_t count);
   // The next `count` free pages of `sb`'s blocks, in the order they must be programmed.
   void free_pages_of(uint32_t sb, uint32_t count, std::vector<PageId>& pages) const;
+  // Takes a fresh block from `sb`'s plane for a merge that needs more pages than its victims'
+  // live ones (LSB's mapping-induced writes); false when the plane has none.
+  bool lend_block(uint32_t sb);
+  // Whether `block` belongs to a superblock (a victim being merged no longer does).
+  bool held(BlockId block) const { return m_owner[block] != kNone; }
+  uint32_t free_pages(uint32_t sb) const;
   void note_live(PageId page) { m_flash.blocks().add_valid(page); }
   void note_dead(PageId page) { m_flash.blocks().remove_valid(page); }
   uint32_t written(BlockId block) const { return m_flash.next_free(block); }
@@ -135,10 +145,12 @@ class SuperblockFrame : public BlockScheme {
   // later write in the group takes over.
   void trimmed(Lun lun) override;
 
-  // Superblocks are striped over the planes as logical blocks are in the other block schemes.
-  uint32_t plane_of_superblock(uint32_t sb) const {
-    return m_geometry.plane_in_stripe_order(sb % m_geometry.planes());
-  }
+  // The plane `sb` takes its next block from: its home plane (superblocks are striped over the
+  // planes as logical blocks are in the other block schemes), or, for a scheme whose superblocks
+  // span the device, the plane with the most free blocks (ties: the lowest).
+  uint32_t plane_for(uint32_t sb) const;
+  // The free blocks `sb` can draw on: its home plane's, or every plane's.
+  uint64_t free_blocks_for(uint32_t sb) const;
   CacheEntry& free_entry();
   void count_lookup(bool hit);
   uint32_t live(BlockId block) const { return m_flash.blocks().valid_units(block); }
@@ -154,13 +166,14 @@ class SuperblockFrame : public BlockScheme {
   // into the free pages of the superblock's blocks, then erases the victims.
   void merge(const std::vector<BlockId>& victims);
   void drop_block(uint32_t sb, BlockId block);
-  uint32_t free_pages(uint32_t sb) const;
 
+  std::string m_scheme;  // names the scheme in errors
   uint32_t m_superblock_blocks;
   uint32_t m_max_blocks;
   uint32_t m_groups;
   uint32_t m_group_pages;
   uint32_t m_spare_bytes;
+  bool m_any_plane;
   std::vector<PageId> m_pgd;                        // per logical block: its newest page
   std::vector<std::vector<BlockId>> m_superblocks;  // per superblock: its blocks, oldest first
   std::vector<uint32_t> m_owner;                    // per block: its superblock, kNone = free
@@ -169,7 +182,8 @@ class SuperblockFrame : public BlockScheme {
   uint64_t m_clock = 0;
   uint32_t m_sequence = 0;  // written into each page's DI: recovery's "newest"
   std::vector<uint64_t> m_victim_free_pages;
-  std::vector<Move> m_moves;  // reused by merge()
+  std::vector<Move> m_moves;              // reused by merge()
+  std::vector<BlockId> m_lent_to_merges;  // blocks lend_block() gave the current merge
   Counters m_counters;
 };
 

@@ -31,8 +31,8 @@ using nlohmann::json;
 // The figures a scheme adds under "mapping." (RunReport::mapping_figures), as the schemes report
 // them today: VET and EMT (ftl/extent/extent_ftl.cpp, ExtentFtl::mapping_figures), NFTL
 // (ftl/nftl/nftl.cpp, Nftl::mapping_figures) and page mapping's map sync
-// (ftl/page/map_sync.cpp, map_sync_figure_docs) and the Superblock FTL
-// (ftl/superblock/superblock_ftl.cpp). The report
+// (ftl/page/map_sync.cpp, map_sync_figure_docs), the Superblock FTL
+// (ftl/superblock/superblock_ftl.cpp) and the LSB FTL (ftl/lsb/lsb_ftl.cpp). The report
 // library does not know the schemes, so the list is written here for now.
 // TODO: take these names from the scheme registry instead, ftl::schemes() and each
 // SchemeDescriptor::figures (ftl/scheme_registry.h, ftl/core/scheme_descriptor.h), once this
@@ -84,6 +84,10 @@ const std::vector<RunReport::MappingFigure>& scheme_mapping_figures() {
       {"full_merges", 1, true},
       {"dead_erases", 1, true},
       {"victim_free_pages_mean", 0.5, false},
+      // The LSB FTL's own (ftl/lsb/lsb_descriptor.cpp); the ones above are its too.
+      {"miw_writes", 4, true},
+      {"pmd_pages", 40, true},
+      {"pt_pages", 12, true},
   };
   return figures;
 }

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <vector>
 
 #include "ftl/core/ftl_device.h"
 #include "ftl/core/preconditioner.h"
@@ -87,5 +88,34 @@ class BlockSchemeTest : public ::testing::Test {
     EXPECT_GT(device.oracle()->checked_reads(), 300'000u);
   }
 };
+
+// The operations of `kind` the last command recorded.
+inline std::vector<ftl::FlashOp> ops_of(ftl::FtlDevice& device, ftl::OpKind kind) {
+  std::vector<ftl::FlashOp> found;
+  for (const ftl::FlashOp& op : device.backend().ops().ops()) {
+    if (op.kind == kind) found.push_back(op);
+  }
+  return found;
+}
+
+// Reads every valid unit, one command each: the read passes the oracle and its one page read is
+// the page peek() names.
+inline void expect_reads_where_peek_says(ftl::FtlDevice& device) {
+  const auto& scheme = dynamic_cast<const ftl::BlockScheme&>(device.scheme());
+  const ftl::Geometry& g = device.geometry();
+  uint64_t checked = 0;
+  for (ftl::Lun lun = 0; lun < g.logical_units; ++lun) {
+    if (!scheme.unit_valid(lun)) continue;
+    ASSERT_EQ(run_one(device, ftl::CommandKind::kRead, uint64_t(lun) * g.sectors_per_unit,
+                      g.sectors_per_unit),
+              0u)
+        << "unit " << lun << ": " << device.oracle()->first_mismatch();
+    const std::vector<ftl::FlashOp> reads = ops_of(device, ftl::OpKind::kRead);
+    ASSERT_EQ(reads.size(), 1u) << "unit " << lun;
+    ASSERT_EQ(reads[0].page, scheme.peek(lun)) << "unit " << lun;
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u);
+}
 
 }  // namespace ssd::testing

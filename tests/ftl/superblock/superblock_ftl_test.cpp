@@ -25,6 +25,8 @@
 namespace ssd::ftl {
 namespace {
 
+using testing::expect_reads_where_peek_says;
+using testing::ops_of;
 using testing::run_one;
 
 // The tiny device with the paper's blocks: 8 planes of 64 blocks of 64 pages of 4 KiB, a 64-byte
@@ -54,14 +56,6 @@ double figure(const FtlDevice& device, const std::string& name) {
   }
   ADD_FAILURE() << "no figure " << name;
   return -1;
-}
-
-std::vector<FlashOp> ops_of(FtlDevice& device, OpKind kind) {
-  std::vector<FlashOp> found;
-  for (const FlashOp& op : device.backend().ops().ops()) {
-    if (op.kind == kind) found.push_back(op);
-  }
-  return found;
 }
 
 SuperblockSpare decoded(FtlDevice& device, PageId page) {
@@ -108,26 +102,6 @@ void check_superblocks(FtlDevice& device) {
     ASSERT_EQ(owner[g.block_of_page(s.peek(lun))], s.superblock_of(lun / g.pages_per_block))
         << "unit " << lun;
   }
-}
-
-// Reads every valid unit, one command each: the read passes the oracle and its one page read is
-// the page peek() names.
-void expect_reads_where_peek_says(FtlDevice& device) {
-  const SuperblockFtl& s = superblock(device);
-  const Geometry& g = device.geometry();
-  uint64_t checked = 0;
-  for (Lun lun = 0; lun < g.logical_units; ++lun) {
-    if (!s.unit_valid(lun)) continue;
-    ASSERT_EQ(
-        run_one(device, CommandKind::kRead, uint64_t(lun) * g.sectors_per_unit, g.sectors_per_unit),
-        0u)
-        << "unit " << lun << ": " << device.oracle()->first_mismatch();
-    const std::vector<FlashOp> reads = ops_of(device, OpKind::kRead);
-    ASSERT_EQ(reads.size(), 1u) << "unit " << lun;
-    ASSERT_EQ(reads[0].page, s.peek(lun)) << "unit " << lun;
-    ++checked;
-  }
-  EXPECT_GT(checked, 0u);
 }
 
 class SuperblockTest : public ::testing::Test {
