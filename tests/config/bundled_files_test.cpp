@@ -74,6 +74,28 @@ TEST(BundledFiles, JasmineMatchesNvramPaperTable) {
   EXPECT_EQ(m.nvram_segments, 128u);               // 1 MiB of 8 KiB segments
 }
 
+// The stand-ins for the LSB paper's traces carry the shape of its table II: the request count
+// divided by 100 and the mean request size (uniform sizes from one 2 KiB page to twice the mean
+// less one page), and they load on the paper's platform.
+TEST(BundledFiles, LsbWorkloadsHaveThePapersTable2Shape) {
+  struct Trace {
+    const char* name;
+    double requests, pages;
+  };
+  for (const Trace& t : {Trace{"linuxpc", 3065832, 55046573}, Trace{"winpc", 3142853, 32065652},
+                         Trace{"wproxy", 885632, 30355360}, Trace{"iozone", 348217, 73033569}}) {
+    const WorkloadConfig w =
+        load_config(bundled("platforms/k9k4g08-80gb.toml"),
+                    bundled(std::string("bench/scenarios/lsb-") + t.name + "-like.toml"), {})
+            .scenario.workload;
+    EXPECT_NEAR(double(w.requests), t.requests / 100, 0.5) << t.name;
+    const double mean_pages = (w.request_bytes + w.request_bytes_max) / 2.0 / 2048;
+    EXPECT_NEAR(mean_pages, t.pages / t.requests, 0.5) << t.name;
+    EXPECT_EQ(w.request_bytes, 2048u) << t.name;
+    EXPECT_EQ(w.read_ratio, 0.0) << t.name;
+  }
+}
+
 // The stand-ins for the NVRAM paper's workloads carry the shape of its table 3: mapping entries
 // written per synchronization (one 8 KiB write is one entry on Jasmine) and the sync count.
 TEST(BundledFiles, NvramWorkloadsHaveThePapersTable3Shape) {
