@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Prints the tables of docs/results/superblock-lsb.md from bench/run-superblock-lsb's reports.
 
-Usage: superblock_lsb_tables.py OUT_DIR WORKLOADS FREE SIZES ENTRIES (space-separated lists).
+Usage: superblock_lsb_tables.py OUT_DIR PARTS WORKLOADS FREE SIZES ENTRIES TRACES (space-separated
+lists; PARTS: stand-ins and/or traces).
 GC overhead is the LSB paper's: erases x tBERS + pages copied x (tR + tPROG), the MIW copies
 among the copies; address translation is spare-area reads x tSPARE (platforms/k9k4g08-80gb.toml).
 """
@@ -43,7 +44,39 @@ def table(header, rows):
 
 
 def main():
-    out, workloads, free, sizes, entries = sys.argv[1], *(a.split() for a in sys.argv[2:6])
+    out, parts, workloads, free, sizes, entries, traces = sys.argv[1], *(
+        a.split() for a in sys.argv[2:8])
+    if "traces" in parts:
+        trace_tables(out, entries, traces)
+    if "stand-ins" in parts:
+        stand_in_tables(out, workloads, free, sizes, entries)
+
+
+def trace_tables(out, entries, traces):
+    print("## The bundled traces: GC and overall overhead (s), 2.5 % free, 256 MiB\n")
+    rows = []
+    for t in traces:
+        sb, lsb = report(out, f"trace.{t}.superblock"), report(out, f"trace.{t}.lsb.16")
+        total_sb, total_lsb = gc_s(sb) + translation_s(sb), gc_s(lsb) + translation_s(lsb)
+        rows.append([t, str(sb["latency_ns"]["write"]["count"]), f"{gc_s(sb):.1f}",
+                     f"{gc_s(lsb):.1f}", f"{1 - gc_s(lsb) / gc_s(sb):.0%}" if gc_s(sb) else "-",
+                     f"{total_sb:.1f}", f"{total_lsb:.1f}",
+                     f"{1 - total_lsb / total_sb:.0%}" if total_sb else "-",
+                     f"{sb['waf']:.2f}", f"{lsb['waf']:.2f}",
+                     f"{lsb['mapping'].get('miw_writes', 0):.0f}"])
+    table(["trace", "writes", "Superblock GC s", "LSB GC s", "GC cut", "Superblock total s",
+           "LSB total s", "overall cut", "Superblock WAF", "LSB WAF", "LSB MIWs"], rows)
+    print("## The bundled traces: cache hit ratios\n")
+    rows = []
+    for t in traces:
+        row = [t, f"{report(out, f'trace.{t}.superblock')['mapping']['cache_hit_ratio']:.3f}"]
+        for e in entries:
+            row.append(f"{report(out, f'trace.{t}.lsb.{e}')['mapping']['cache_hit_ratio']:.3f}")
+        rows.append(row)
+    table(["trace", "Superblock (48 entries)"] + [f"LSB {e} entries" for e in entries], rows)
+
+
+def stand_in_tables(out, workloads, free, sizes, entries):
     default = "0.025"
 
     print("## Figure 9: GC overhead (s) against the blocks initially free\n")
