@@ -84,18 +84,17 @@ void LsbFtl::resolve_group(PageId mapper, const LsbSpare& spare, ReadPt read_pt,
   out.pages.assign(m_layout.group_pages, kNone);
   out.view.assign(m_layout.group_pages, kNone);
   if (mapper == kNone) return;
+  out.pages.assign(spare.pte.begin(), spare.pte.end());
   if (!spare.pmd) {  // a PT page: its PTEs name every page of the group
     out.pt_page = mapper;
-    out.pages = spare.pte;
-    out.view = spare.pte;
+    out.view.assign(spare.pte.begin(), spare.pte.end());
     return;
   }
-  out.pages = spare.pte;
   const PageId pt = pt_page_named_by(spare);
   if (pt == kNone) return;  // every PTE is direct
   out.pt_page = pt;
-  const LsbSpare table = read_pt(pt);
-  out.view = table.pte;
+  const LsbSpare& table = read_pt(pt);
+  out.view.assign(table.pte.begin(), table.pte.end());
   for (uint32_t k = 0; k < m_layout.group_pages; ++k) {
     if (spare.pte[k] == pt) out.pages[k] = table.pte[k];  // indirect: through the PT page
   }
@@ -117,27 +116,30 @@ void LsbFtl::load(CacheEntry& e, PageId pmd, OpClass op_class, uint32_t& after) 
   if (pmd == kNone) return;  // never written
   const uint32_t pmd_read = read_map_spare(pmd, op_class);
   after = pmd_read;
-  const LsbSpare head = decoded(pmd);
+  // Decoded into reused scratch: a miss is on the request's path.
+  LsbSpare& head = m_load_head;
+  decode_into(pmd, head);
   const uint32_t own = group_of(offset_of(head.lpn));
-  GroupMap map;
+  GroupMap& map = m_load_map;
   for (uint32_t group = 0; group < m_layout.groups; ++group) {
     PageId mapper = pmd;
     uint32_t mapper_read = pmd_read;
-    LsbSpare other;
     if (group != own) {
       mapper = head.pde[group];
       if (mapper == kNone) continue;  // never written
       mapper_read = after = read_map_spare(mapper, op_class, pmd_read);
-      other = decoded(mapper);
-      if (lbn_of(other.lpn) != e.lbn || group_of(offset_of(other.lpn)) != group) {
+      decode_into(mapper, m_load_other);
+      const Lun lpn = m_load_other.lpn;
+      if (lbn_of(lpn) != e.lbn || group_of(offset_of(lpn)) != group) {
         throw std::logic_error("LSB FTL: a PDE names a page of another group");
       }
     }
     resolve_group(
-        mapper, group == own ? head : other,
-        [&](PageId pt) {
+        mapper, group == own ? head : m_load_other,
+        [&](PageId pt) -> const LsbSpare& {
           after = read_map_spare(pt, op_class, mapper_read);
-          return decoded(pt);
+          decode_into(pt, m_load_table);
+          return m_load_table;
         },
         map);
     e.head[group] = map.head;
@@ -425,16 +427,18 @@ uint32_t LsbFtl::relocate(CacheEntry& e, std::vector<Move>& moves, uint32_t map_
   const uint32_t sb = superblock_of(e.lbn);
   m_touched.clear();
   m_items.clear();
-  std::vector<bool> remap(m_layout.groups, false);  // groups whose map is in a victim
-  std::vector<bool> rewritten(m_layout.groups, false);
+  std::vector<uint8_t>& remap = m_remap;          // per group: its map is in a victim
+  std::vector<uint8_t>& rewritten = m_rewritten;  // per group: a page of it is in the run
+  remap.assign(m_layout.groups, 0);
+  rewritten.assign(m_layout.groups, 0);
   for (const Move& move : moves) {
     touch(e, move.from);
     const uint32_t group = group_of(move.offset);
     if (e.page_of[move.offset] == move.from && unit_valid(first_lun(e.lbn) + move.offset)) {
       m_items.push_back({move.offset, m_flash.token(move.from), move.from});
-      rewritten[group] = true;
+      rewritten[group] = 1;
     } else {
-      remap[group] = true;  // kept only for its map
+      remap[group] = 1;  // kept only for its map
     }
   }
   // The lowest valid page of `group` (of the whole block when kNone), copied to carry a map.
@@ -442,7 +446,7 @@ uint32_t LsbFtl::relocate(CacheEntry& e, std::vector<Move>& moves, uint32_t map_
     for (uint32_t at = from; at < to; ++at) {
       if (unit_valid(first_lun(e.lbn) + at) && e.page_of[at] != kNone) {
         m_items.push_back({at, m_flash.token(e.page_of[at]), e.page_of[at]});
-        rewritten[group_of(at)] = true;
+        rewritten[group_of(at)] = 1;
         return true;
       }
     }

@@ -82,8 +82,12 @@ class LsbFtl final : public SuperblockFrame {
   LsbSpare decoded(PageId page) const {
     return decode_lsb_spare(m_layout, m_geometry, page, m_backend.flash().spare(page));
   }
+  void decode_into(PageId page, LsbSpare& out) const {
+    decode_lsb_spare(m_layout, m_geometry, page, m_backend.flash().spare(page), out);
+  }
   // Resolves a group from its mapping page `mapper` (decoded as `spare`): its pages, PT page and
-  // the PT's view. `read_pt(pt)` reads the PT page's spare area when a PTE goes through it.
+  // the PT's view. `read_pt(pt)` reads the PT page's spare area when a PTE goes through it and
+  // gives it decoded.
   template <class ReadPt>
   void resolve_group(PageId mapper, const LsbSpare& spare, ReadPt read_pt, GroupMap& out) const;
 
@@ -134,6 +138,9 @@ class LsbFtl final : public SuperblockFrame {
   std::vector<uint32_t> m_spare;  // one page's spare words, reused
   std::vector<Item> m_items;      // reused by write_units() and relocate()
   LsbSpare m_scratch;             // reused by the writes
+  LsbSpare m_load_head, m_load_other, m_load_table;  // reused by load()
+  GroupMap m_load_map;                               // reused by load()
+  std::vector<uint8_t> m_remap, m_rewritten;         // reused by relocate()
   uint64_t m_miw_writes = 0;
   uint64_t m_pmd_pages = 0, m_pt_pages = 0;
 };

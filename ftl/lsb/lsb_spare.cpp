@@ -104,8 +104,14 @@ void encode_lsb_spare(const LsbSpareLayout& l, const Geometry& g, PageId page,
 
 LsbSpare decode_lsb_spare(const LsbSpareLayout& l, const Geometry& g, PageId page,
                           const uint32_t* words) {
-  SpareBitReader in(words, l.spare_words());
   LsbSpare spare;
+  decode_lsb_spare(l, g, page, words, spare);
+  return spare;
+}
+
+void decode_lsb_spare(const LsbSpareLayout& l, const Geometry& g, PageId page,
+                      const uint32_t* words, LsbSpare& spare) {
+  SpareBitReader in(words, l.spare_words());
   spare.lpn = in.get(32);
   spare.sequence = in.get(32);
   in.skip(l.di_bits - 64);
@@ -122,14 +128,14 @@ LsbSpare decode_lsb_spare(const LsbSpareLayout& l, const Geometry& g, PageId pag
   for (uint32_t k = 0; k < l.group_pages; ++k) {
     spare.pte[k] = get_location(in, l, g, page, spare.pbmt, pte, k == own);
   }
-  if (!spare.pmd) return spare;
+  spare.pde.clear();
+  if (!spare.pmd) return;
   const Field pde{l.gamma, l.pde_self(), l.groups - 1};
   const uint32_t group = own_group(l, g, spare.lpn);
   spare.pde.resize(l.groups);
   for (uint32_t n = 0; n < l.groups; ++n) {
     spare.pde[n] = get_location(in, l, g, page, spare.pbmt, pde, n == group);
   }
-  return spare;
 }
 
 }  // namespace ssd::ftl

@@ -73,5 +73,8 @@ void encode_lsb_spare(const LsbSpareLayout& layout, const Geometry& geometry, Pa
                       const LsbSpare& spare, uint32_t* words);
 LsbSpare decode_lsb_spare(const LsbSpareLayout& layout, const Geometry& geometry, PageId page,
                           const uint32_t* words);
+// The same into `out`, reusing its vectors (no allocation once they have grown).
+void decode_lsb_spare(const LsbSpareLayout& layout, const Geometry& geometry, PageId page,
+                      const uint32_t* words, LsbSpare& out);
 
 }  // namespace ssd::ftl

@@ -55,21 +55,23 @@ void SuperblockFtl::load(CacheEntry& e, PageId pmd, OpClass op_class, uint32_t& 
   if (pmd == kNone) return;  // never written
   const uint32_t pmd_read = read_map_spare(pmd, op_class);
   after = pmd_read;
-  const SuperblockSpare head =
-      decode_superblock_spare(m_layout, m_geometry, pmd, m_backend.flash().spare(pmd));
+  // Decoded into reused scratch: a miss is on the request's path.
+  SuperblockSpare& head = m_load_head;
+  decode_superblock_spare(m_layout, m_geometry, pmd, m_backend.flash().spare(pmd), head);
   e.pt_page = head.pt_page;
   e.head = head.pt_page;  // every page carries its group's whole PT
   const uint32_t own = group_of(offset_of(head.lpn));
   for (uint32_t group = 0; group < m_layout.groups; ++group) {
     const PageId pt = e.pt_page[group];
     if (pt == kNone) continue;
-    SuperblockSpare table = head;
+    const SuperblockSpare* table = &head;
     if (group != own) {  // its PT page is another page: one more spare-area read
       after = read_map_spare(pt, op_class, pmd_read);
-      table = decode_superblock_spare(m_layout, m_geometry, pt, m_backend.flash().spare(pt));
+      decode_superblock_spare(m_layout, m_geometry, pt, m_backend.flash().spare(pt), m_load_table);
+      table = &m_load_table;
     }
     for (uint32_t k = 0; k < m_layout.group_pages; ++k) {
-      e.page_of[group * m_layout.group_pages + k] = table.page_of[k];
+      e.page_of[group * m_layout.group_pages + k] = table->page_of[k];
     }
   }
 }

@@ -51,10 +51,11 @@ class SuperblockFtl final : public SuperblockFrame {
   uint32_t m_max_blocks;
   uint32_t m_pgd_entry_bytes;
   uint32_t m_cache_entry_bytes;
-  std::vector<uint32_t> m_spare;   // one page's spare words, reused
-  std::vector<PageId> m_pages;     // reused: the pages a write or a merge fills
-  std::vector<PageId> m_final_pt;  // reused by relocate()
-  SuperblockSpare m_scratch;       // reused by program_page()
+  std::vector<uint32_t> m_spare;              // one page's spare words, reused
+  std::vector<PageId> m_pages;                // reused: the pages a write or a merge fills
+  std::vector<PageId> m_final_pt;             // reused by relocate()
+  SuperblockSpare m_scratch;                  // reused by program_page()
+  SuperblockSpare m_load_head, m_load_table;  // reused by load()
 };
 
 }  // namespace ssd::ftl

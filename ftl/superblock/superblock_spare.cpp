@@ -111,8 +111,14 @@ void encode_superblock_spare(const SuperblockSpareLayout& l, const Geometry& g, 
 
 SuperblockSpare decode_superblock_spare(const SuperblockSpareLayout& l, const Geometry& g,
                                         PageId page, const uint32_t* words) {
-  SpareBitReader in(words, l.spare_words());
   SuperblockSpare spare;
+  decode_superblock_spare(l, g, page, words, spare);
+  return spare;
+}
+
+void decode_superblock_spare(const SuperblockSpareLayout& l, const Geometry& g, PageId page,
+                             const uint32_t* words, SuperblockSpare& spare) {
+  SpareBitReader in(words, l.spare_words());
   spare.lpn = in.get(32);
   spare.sequence = in.get(32);
   in.skip(l.di_bits - 64);
@@ -131,7 +137,6 @@ SuperblockSpare decode_superblock_spare(const SuperblockSpareLayout& l, const Ge
   for (uint32_t k = 0; k < l.group_pages; ++k) {
     spare.page_of[k] = get_location(in, l, g, page, spare.pbmt, k == own.offset);
   }
-  return spare;
 }
 
 }  // namespace ssd::ftl

@@ -70,5 +70,8 @@ void encode_superblock_spare(const SuperblockSpareLayout& layout, const Geometry
 SuperblockSpare decode_superblock_spare(const SuperblockSpareLayout& layout,
                                         const Geometry& geometry, PageId page,
                                         const uint32_t* words);
+// The same into `out`, reusing its vectors (no allocation once they have grown).
+void decode_superblock_spare(const SuperblockSpareLayout& layout, const Geometry& geometry,
+                             PageId page, const uint32_t* words, SuperblockSpare& out);
 
 }  // namespace ssd::ftl
