@@ -110,6 +110,8 @@ json to_json(const RunReport& r, bool include_wall_clock) {
   for (const RunReport::MappingFigure& figure : r.mapping_figures) {
     if (!figure.text.empty()) {
       j["mapping"][figure.name] = figure.text;
+    } else if (!figure.counts.empty()) {
+      j["mapping"][figure.name] = figure.counts;
     } else if (figure.whole) {
       j["mapping"][figure.name] = static_cast<uint64_t>(figure.value);
     } else {

@@ -163,6 +163,7 @@ std::string summary_text(const RunReport& report) {
   if (!report.mapping_figures.empty()) {
     out += "mapping details:";
     for (const RunReport::MappingFigure& figure : report.mapping_figures) {
+      if (!figure.counts.empty()) continue;  // a distribution is too long for the summary
       out += !figure.text.empty() ? fmt::format(" {} {}", figure.name, figure.text)
              : figure.whole       ? fmt::format(" {} {:.0f}", figure.name, figure.value)
                                   : fmt::format(" {} {:.3f}", figure.name, figure.value);

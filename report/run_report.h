@@ -81,6 +81,9 @@ struct RunReport {
     double value = 0.0;
     bool whole = true;      // a count (written as an integer) rather than a mean
     std::string text = {};  // when not empty, written instead of the value
+    // A distribution: counts of the values 0, 1, 2... (trailing zeros dropped); when not empty,
+    // written as an array instead of the value.
+    std::vector<uint64_t> counts = {};
   };
   std::vector<MappingFigure> mapping_figures;
 

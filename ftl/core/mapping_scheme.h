@@ -22,12 +22,15 @@ namespace ssd::ftl {
 class HashEngine;  // ftl/extent/vet/hash_engine.h
 
 // One scheme-specific figure of the report: a count, or a mean (`whole` = false), or a word
-// (`text` not empty: a setting the reader must not miss, reported instead of the value).
+// (`text` not empty: a setting the reader must not miss, reported instead of the value), or a
+// distribution (`counts` not empty: how many times the value 0, 1, 2... was seen, reported
+// instead of the value, trailing zeros dropped).
 struct MappingFigure {
   std::string name;
   double value = 0.0;
   bool whole = true;
   std::string text = {};
+  std::vector<uint64_t> counts = {};
 };
 
 class MappingScheme {

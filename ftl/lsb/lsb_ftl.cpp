@@ -241,7 +241,7 @@ uint32_t LsbFtl::program(PageId page, LsbSpare& spare, Token token, OpClass op_c
   encode_lsb_spare(m_layout, m_geometry, page, spare, m_spare.data());
   const uint32_t op = m_backend.program(page, &token, m_spare.data(), op_class, wait,
                                         ProgramUnits::all(written_as, 1));
-  note_live(page);
+  note_programmed(page);
   close_if_full(block);
   if (counting()) ++(spare.pmd ? m_pmd_pages : m_pt_pages);
   return op;

@@ -111,7 +111,7 @@ uint32_t SuperblockFtl::program_page(PageId page, const CacheEntry& e, uint32_t 
   encode_superblock_spare(m_layout, m_geometry, page, spare, m_spare.data());
   const uint32_t op = m_backend.program(page, &token, m_spare.data(), op_class, after,
                                         ProgramUnits::all(written_as, 1));
-  note_live(page);
+  note_programmed(page);
   close_if_full(block);
   return op;
 }

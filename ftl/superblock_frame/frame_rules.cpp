@@ -55,6 +55,8 @@ std::vector<FigureDoc> frame_figure_docs(const std::string& forced_gcs) {
       {"full_merges", "two blocks of a superblock merged into a fresh one"},
       {"dead_erases", "victims with no live page, erased at once"},
       {"victim_free_pages_mean", "never-programmed pages of a victim when it was erased"},
+      {"victim_free_pages",
+       "victims erased with 0, 1, 2... never-programmed pages (the distribution behind the mean)"},
   };
 }
 

@@ -10,6 +10,13 @@ namespace {
 // Candidates a plane's GC looks at, fewest live pages first, before falling back to a full merge
 // (the paper does not bound its search; ours stops here).
 constexpr uint32_t kCandidates = 256;
+
+// A distribution as the report writes it: trailing zeros dropped, at least one count kept.
+std::vector<uint64_t> trimmed_counts(const std::vector<uint64_t>& counts) {
+  size_t size = counts.size();
+  while (size > 1 && counts[size - 1] == 0) --size;
+  return {counts.begin(), counts.begin() + static_cast<std::ptrdiff_t>(size)};
+}
 }  // namespace
 
 SuperblockFrame::SuperblockFrame(const SchemeContext& context, const char* scheme,
@@ -24,6 +31,8 @@ SuperblockFrame::SuperblockFrame(const SchemeContext& context, const char* schem
       m_any_plane(shape.any_plane) {
   m_pgd.assign(logical_blocks(), kNone);
   m_superblocks.resize((logical_blocks() + m_superblock_blocks - 1) / m_superblock_blocks);
+  m_written_pages_of.assign(m_superblocks.size(), 0);
+  m_live_pages_of.assign(m_superblocks.size(), 0);
   m_owner.assign(m_geometry.blocks(), kNone);
   // More entries than logical blocks would never be used.
   m_cache.resize(std::min<uint64_t>(shape.cache_entries, logical_blocks()));
@@ -58,6 +67,7 @@ std::vector<MappingFigure> SuperblockFrame::frame_figures() const {
       {"full_merges", double(c.full_merges), true},
       {"dead_erases", double(c.dead_erases), true},
       {"victim_free_pages_mean", victims ? double(free_pages) / victims : 0.0, false},
+      {"victim_free_pages", double(victims), true, {}, trimmed_counts(m_victim_free_pages)},
   };
 }
 
@@ -168,9 +178,22 @@ void SuperblockFrame::free_pages_of(uint32_t sb, uint32_t count, std::vector<Pag
 }
 
 uint32_t SuperblockFrame::free_pages(uint32_t sb) const {
-  uint32_t free = 0;
-  for (BlockId b : m_superblocks[sb]) free += m_geometry.pages_per_block - written(b);
-  return free;
+  return static_cast<uint32_t>(uint64_t(m_superblocks[sb].size()) * m_geometry.pages_per_block -
+                               m_written_pages_of[sb]);
+}
+
+void SuperblockFrame::note_programmed(PageId page) {
+  m_flash.blocks().add_valid(page);
+  const uint32_t sb = m_owner[m_geometry.block_of_page(page)];
+  if (sb == kNone) return;
+  ++m_written_pages_of[sb];
+  ++m_live_pages_of[sb];
+}
+
+void SuperblockFrame::note_dead(PageId page) {
+  m_flash.blocks().remove_valid(page);
+  const uint32_t sb = m_owner[m_geometry.block_of_page(page)];
+  if (sb != kNone) --m_live_pages_of[sb];
 }
 
 void SuperblockFrame::reserve(uint32_t sb, uint32_t count) {
@@ -194,9 +217,7 @@ void SuperblockFrame::reserve(uint32_t sb, uint32_t count) {
                                "(over-provisioning too small for the superblocks and the data's "
                                "layout)");
     }
-    const BlockId block = m_flash.allocate(plane);
-    m_superblocks[sb].push_back(block);
-    m_owner[block] = sb;
+    add_block(sb, m_flash.allocate(plane));
   }
 }
 
@@ -204,17 +225,37 @@ bool SuperblockFrame::lend_block(uint32_t sb) {
   const uint32_t plane = plane_for(sb);
   if (m_flash.free_blocks(plane) == 0) return false;
   const BlockId block = m_flash.allocate(plane);
-  m_superblocks[sb].push_back(block);
-  m_owner[block] = sb;
+  add_block(sb, block);
   m_lent_to_merges.push_back(block);
   return true;
 }
 
 // --- garbage collection ------------------------------------------------------------------------
 
+void SuperblockFrame::add_block(uint32_t sb, BlockId block) {
+  m_superblocks[sb].push_back(block);
+  m_owner[block] = sb;
+  m_written_pages_of[sb] += written(block);
+  m_live_pages_of[sb] += live(block);
+}
+
 void SuperblockFrame::drop_block(uint32_t sb, BlockId block) {
   std::vector<BlockId>& blocks = m_superblocks[sb];
   blocks.erase(std::find(blocks.begin(), blocks.end(), block));
+  m_owner[block] = kNone;  // its pages are no longer the superblock's to name
+  m_written_pages_of[sb] -= written(block);
+  m_live_pages_of[sb] -= live(block);
+}
+
+void SuperblockFrame::recount_pages() {
+  for (uint32_t sb = 0; sb < m_superblocks.size(); ++sb) {
+    m_written_pages_of[sb] = 0;
+    m_live_pages_of[sb] = 0;
+    for (BlockId b : m_superblocks[sb]) {
+      m_written_pages_of[sb] += written(b);
+      m_live_pages_of[sb] += live(b);
+    }
+  }
 }
 
 void SuperblockFrame::merge(const std::vector<BlockId>& victims) {
@@ -227,7 +268,6 @@ void SuperblockFrame::merge(const std::vector<BlockId>& victims) {
   std::vector<Candidate> candidates;
   uint32_t last_read = kNone;
   for (BlockId victim : victims) {
-    m_owner[victim] = kNone;  // its pages are no longer the superblock's to name
     for (uint32_t p = 0; p < written(victim); ++p) {
       const PageId page = m_flash.page(victim, p);
       last_read = m_backend.read_spare(page, m_spare_bytes, OpClass::kGc);
@@ -287,12 +327,11 @@ bool SuperblockFrame::compact(uint32_t sb, bool partly_written_victims) {
     if (live(victim) > free_pages(sb)) {
       const uint32_t plane = plane_for(sb);
       if (m_flash.free_blocks(plane) == 0) {
-        m_superblocks[sb].push_back(victim);  // nothing moved: as it was
+        add_block(sb, victim);  // nothing moved: as it was
         return false;
       }
       const BlockId fresh = m_flash.allocate(plane);
-      m_superblocks[sb].push_back(fresh);
-      m_owner[fresh] = sb;
+      add_block(sb, fresh);
       lent.push_back(fresh);
       --freed;
     }
@@ -317,7 +356,8 @@ void SuperblockFrame::forced_gc(uint32_t sb) {
 
 bool SuperblockFrame::collect(uint32_t plane) {
   // The plane's full blocks, fewest live pages first (ties: lowest block number).
-  std::vector<BlockId> candidates;
+  std::vector<BlockId>& candidates = m_candidates;
+  candidates.clear();
   const BlockId first = plane * m_geometry.blocks_per_plane;
   for (BlockId b = first; b < first + m_geometry.blocks_per_plane; ++b) {
     if (m_owner[b] != kNone && written(b) == m_geometry.pages_per_block) candidates.push_back(b);
@@ -348,16 +388,19 @@ bool SuperblockFrame::collect(uint32_t plane) {
   // do not fit, into a fresh block (the full merge; see the header).
   // Among the plane's superblocks that hold a block's worth of dead and free pages (so can give
   // one back), the one with the most dead pages.
+  // Each superblock is weighed once, however many of the plane's blocks it holds (an LSB
+  // superblock can hold hundreds, so weighing it per block made this quadratic).
+  m_plane_superblocks.clear();
+  for (BlockId b : candidates) m_plane_superblocks.push_back(m_owner[b]);
+  std::sort(m_plane_superblocks.begin(), m_plane_superblocks.end());
+  m_plane_superblocks.erase(std::unique(m_plane_superblocks.begin(), m_plane_superblocks.end()),
+                            m_plane_superblocks.end());
   uint32_t best = kNone;
   uint64_t best_dead = 0;
-  for (BlockId b : candidates) {
-    const uint32_t sb = m_owner[b];
-    if (sb == best) continue;
-    uint64_t dead = 0, slack = 0;
-    for (BlockId x : m_superblocks[sb]) {
-      dead += written(x) - live(x);
-      slack += m_geometry.pages_per_block - live(x);
-    }
+  for (const uint32_t sb : m_plane_superblocks) {
+    const uint64_t dead = m_written_pages_of[sb] - m_live_pages_of[sb];
+    const uint64_t slack =
+        uint64_t(m_superblocks[sb].size()) * m_geometry.pages_per_block - m_live_pages_of[sb];
     if (slack < m_geometry.pages_per_block) continue;
     if (best == kNone || dead > best_dead || (dead == best_dead && sb < best)) {
       best = sb;
@@ -402,6 +445,7 @@ void SuperblockFrame::rebuild_from_spare_areas() {
     m_superblocks[sb].push_back(block);
     m_owner[block] = sb;
   }
+  recount_pages();
 }
 
 }  // namespace ssd::ftl

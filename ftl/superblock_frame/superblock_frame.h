@@ -57,6 +57,9 @@ class SuperblockFrame : public BlockScheme {
     return m_superblocks[superblock];
   }
   PageId pgd(uint32_t lbn) const { return m_pgd[lbn]; }
+  // Programmed and live pages of the superblock's blocks (kept as pages change).
+  uint64_t written_pages(uint32_t superblock) const { return m_written_pages_of[superblock]; }
+  uint64_t live_pages(uint32_t superblock) const { return m_live_pages_of[superblock]; }
   // Victims reclaimed with k free (never programmed) pages, k = 0 .. pages_per_block.
   const std::vector<uint64_t>& victim_free_pages() const { return m_victim_free_pages; }
 
@@ -122,8 +125,9 @@ class SuperblockFrame : public BlockScheme {
   // Whether `block` belongs to a superblock (a victim being merged no longer does).
   bool held(BlockId block) const { return m_owner[block] != kNone; }
   uint32_t free_pages(uint32_t sb) const;
-  void note_live(PageId page) { m_flash.blocks().add_valid(page); }
-  void note_dead(PageId page) { m_flash.blocks().remove_valid(page); }
+  // A page just programmed: written, and live until note_dead().
+  void note_programmed(PageId page);
+  void note_dead(PageId page);
   uint32_t written(BlockId block) const { return m_flash.next_free(block); }
   void close_if_full(BlockId block);
   // Figures count the timed run only (preconditioning records nothing).
@@ -165,7 +169,11 @@ class SuperblockFrame : public BlockScheme {
   // Moves the live pages of `victims` (all of one superblock, already out of its block list)
   // into the free pages of the superblock's blocks, then erases the victims.
   void merge(const std::vector<BlockId>& victims);
+  // A block joins `sb` (its pages count as the superblock's), or leaves it.
+  void add_block(uint32_t sb, BlockId block);
   void drop_block(uint32_t sb, BlockId block);
+  // Sums every superblock's pages afresh (after recovery rebuilt the lists).
+  void recount_pages();
 
   std::string m_scheme;  // names the scheme in errors
   uint32_t m_superblock_blocks;
@@ -184,6 +192,12 @@ class SuperblockFrame : public BlockScheme {
   std::vector<uint64_t> m_victim_free_pages;
   std::vector<Move> m_moves;              // reused by merge()
   std::vector<BlockId> m_lent_to_merges;  // blocks lend_block() gave the current merge
+  // Per superblock, kept as pages change rather than summed over its blocks when needed (an LSB
+  // superblock can hold hundreds): its blocks' programmed pages and live pages.
+  std::vector<uint64_t> m_written_pages_of;
+  std::vector<uint64_t> m_live_pages_of;
+  std::vector<BlockId> m_candidates;          // reused by collect(): the plane's full blocks
+  std::vector<uint32_t> m_plane_superblocks;  // reused by collect(): their superblocks
   Counters m_counters;
 };
 

@@ -203,7 +203,8 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
   r.mapping_memory_bytes = m_device->scheme().mapping_memory_bytes();
   r.mapping_cache_hit_ratio = m_device->scheme().cache_hit_ratio();
   for (const ftl::MappingFigure& figure : m_device->scheme().mapping_figures()) {
-    r.mapping_figures.push_back({figure.name, figure.value, figure.whole, figure.text});
+    r.mapping_figures.push_back(
+        {figure.name, figure.value, figure.whole, figure.text, figure.counts});
   }
 
   const FirmwareTotals& firmware = m_processor->totals();

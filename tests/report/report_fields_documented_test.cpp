@@ -84,6 +84,7 @@ const std::vector<RunReport::MappingFigure>& scheme_mapping_figures() {
       {"full_merges", 1, true},
       {"dead_erases", 1, true},
       {"victim_free_pages_mean", 0.5, false},
+      {"victim_free_pages", 3, true, {}, {2, 0, 1}},
       // The LSB FTL's own (ftl/lsb/lsb_descriptor.cpp); the ones above are its too.
       {"miw_writes", 4, true},
       {"pmd_pages", 40, true},

@@ -24,6 +24,7 @@
 #include "ftl/lsb/lsb_settings.h"
 #include "ftl/scheme_registry.h"
 #include "tests/ftl/hybrid/block_scheme_fixture.h"
+#include "tests/ftl/superblock_frame/page_sums_check.h"
 
 namespace ssd::ftl {
 namespace {
@@ -158,6 +159,7 @@ void check_lsb(FtlDevice& device) {
       }
     }
   }
+  testing::expect_page_sums_kept(s, device, superblocks);
   for (uint32_t lbn = 0; lbn < s.logical_blocks(); ++lbn) {
     const PageId pmd = s.pgd(lbn);
     if (pmd == kNone) continue;
@@ -662,9 +664,10 @@ TEST_F(LsbTest, APbmtThatCannotNameItsBlocksCopiesThePtPage) {
 TEST_F(LsbTest, TheFiguresCountPmdAndPtPagesAndMiws) {
   std::set<std::string> names;
   for (const MappingFigure& f : scheme().mapping_figures()) names.insert(f.name);
-  for (const char* name : {"miw_writes", "pmd_pages", "pt_pages", "cache_lookups", "cache_hits",
-                           "map_spare_reads", "gc_spare_reads", "partial_merges", "full_merges",
-                           "dead_erases", "forced_gcs", "victim_free_pages_mean"}) {
+  for (const char* name :
+       {"miw_writes", "pmd_pages", "pt_pages", "cache_lookups", "cache_hits", "map_spare_reads",
+        "gc_spare_reads", "partial_merges", "full_merges", "dead_erases", "forced_gcs",
+        "victim_free_pages_mean", "victim_free_pages"}) {
     EXPECT_EQ(names.count(name), 1u) << name;
   }
   EXPECT_EQ(figure(device, "pmd_pages"), 0.0);

@@ -21,6 +21,7 @@
 #include "ftl/superblock/superblock_settings.h"
 #include "ftl/superblock/superblock_spare.h"
 #include "tests/ftl/hybrid/block_scheme_fixture.h"
+#include "tests/ftl/superblock_frame/page_sums_check.h"
 
 namespace ssd::ftl {
 namespace {
@@ -58,6 +59,33 @@ double figure(const FtlDevice& device, const std::string& name) {
   return -1;
 }
 
+// The report's victim_free_pages: victims erased with 0, 1, 2... never-programmed pages.
+std::vector<uint64_t> victim_free_pages(const FtlDevice& device) {
+  for (const MappingFigure& f : superblock(device).mapping_figures()) {
+    if (f.name == "victim_free_pages") return f.counts;
+  }
+  ADD_FAILURE() << "no figure victim_free_pages";
+  return {};
+}
+
+// The distribution behind victim_free_pages_mean: one victim per GC erase, with that mean.
+std::vector<uint64_t> expect_victims_add_up(const FtlDevice& device) {
+  const std::vector<uint64_t> victims = victim_free_pages(device);
+  EXPECT_FALSE(victims.empty());
+  EXPECT_LE(victims.size(), device.geometry().pages_per_block + 1);
+  EXPECT_TRUE(victims.size() == 1 || victims.back() != 0) << "trailing zeros dropped";
+  uint64_t erased = 0, free_pages = 0;
+  for (size_t k = 0; k < victims.size(); ++k) {
+    erased += victims[k];
+    free_pages += k * victims[k];
+  }
+  EXPECT_EQ(erased, device.scheme().stats().gc_erases);
+  EXPECT_EQ(double(erased), figure(device, "victim_free_pages"));
+  EXPECT_DOUBLE_EQ(figure(device, "victim_free_pages_mean"),
+                   erased ? double(free_pages) / double(erased) : 0.0);
+  return victims;
+}
+
 SuperblockSpare decoded(FtlDevice& device, PageId page) {
   const SuperblockFtl& s = superblock(device);
   return decode_superblock_spare(s.layout(), device.geometry(), page, device.flash().spare(page));
@@ -91,6 +119,7 @@ void check_superblocks(FtlDevice& device) {
       }
     }
   }
+  testing::expect_page_sums_kept(s, device, superblocks_of(device));
   for (uint32_t lbn = 0; lbn < s.logical_blocks(); ++lbn) {
     const PageId pmd = s.pgd(lbn);
     if (pmd == kNone) continue;
@@ -237,6 +266,32 @@ TEST_F(SuperblockTest, RandomWritesKeepEverySuperblockInItsBlocksAndItsBound) {
     EXPECT_TRUE(scheme().blocks_of(sb).empty()) << sb;  // never written
   }
   EXPECT_GT(figure(device, "forced_gcs"), 0.0);
+  expect_victims_add_up(device);
+  expect_reads_where_peek_says(device);
+}
+
+// A request can force GC while the newest block still has free pages, too few for it; when that
+// block has the fewest live pages it is the victim, and its unwritten pages are lost to the erase
+// (the paper's figure 11: the Superblock FTL's victims that still had free pages).
+TEST_F(SuperblockTest, AForcedGcCanEraseAPartlyWrittenBlock) {
+  ASSERT_EQ(write_units(0, 4 * ppb), 0u);  // superblock 0's four blocks, all live
+  // A 48-page rewrite in each logical block: three more blocks, all live, and 16 live pages
+  // left in each of the first four.
+  for (uint32_t lbn = 0; lbn < 4; ++lbn) ASSERT_EQ(write_units(lbn * ppb, 48), 0u);
+  ASSERT_EQ(scheme().blocks_of(0).size(), 7u);
+  ASSERT_EQ(write_units(0, 10), 0u);  // the eighth block: 10 pages written, all live
+  ASSERT_EQ(scheme().blocks_of(0).size(), 8u);
+  const BlockId newest = scheme().blocks_of(0).back();
+  ASSERT_EQ(scheme().flash().blocks().valid_units(newest), 10u);
+  ASSERT_EQ(figure(device, "forced_gcs"), 0.0);
+  // 60 pages do not fit in its 54 free pages and the PBMT is full.
+  ASSERT_EQ(write_units(ppb, 60), 0u);
+  EXPECT_GT(figure(device, "forced_gcs"), 0.0);
+  const std::vector<uint64_t> victims = expect_victims_add_up(device);
+  ASSERT_EQ(victims.size(), ppb - 10 + 1) << "the newest block, erased with 54 free pages";
+  EXPECT_EQ(victims.back(), 1u);
+  EXPECT_EQ(read_units(0, 4 * ppb), 0u) << device.oracle()->first_mismatch();
+  check_superblocks(device);
   expect_reads_where_peek_says(device);
 }
 
@@ -383,6 +438,8 @@ TEST_F(SuperblockTest, ScatteredSingleWritesToAFullSuperblockForceGcAndReadsStay
     if (i % 5000 == 0) check_superblocks(device);
   }
   EXPECT_GT(figure(device, "forced_gcs"), 100.0);
+  // A single page fits unless all eight blocks are full, so every forced GC's victim was full.
+  EXPECT_EQ(expect_victims_add_up(device).size(), 1u);
   EXPECT_EQ(read_units(0, units), 0u) << device.oracle()->first_mismatch();
   check_superblocks(device);
   expect_reads_where_peek_says(device);
