@@ -33,6 +33,8 @@ struct WorkloadConfig {
   uint64_t journal_bytes = 32ull << 20;  // workload.journal_bytes (journal region at the end
                                          //   of the address span; not with "flush")
   uint64_t seed = 1;                     // workload.seed
+  uint32_t passes = 1;  // workload.passes (times the workload runs: all but the last untimed, to
+                        //   warm the device up; only the last is timed and reported)
   // Trace replay (kind "trace"; docs/traces.md). requests, duration_ms, mode and queue_depth
   // above also apply: a maximum request count, a time window, open or closed loop.
   std::string trace_file;                // workload.trace_file (relative to the scenario file)

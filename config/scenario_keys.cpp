@@ -56,6 +56,10 @@ std::vector<KeyDef> scenario_keys(ScenarioConfig& s) {
       {"workload.journal_bytes", &w.journal_bytes,
        "Journal region at the end of the address span (sync_call fsync or fdatasync)"},
       {"workload.seed", &w.seed, "Random seed of the generator"},
+      {"workload.passes", &w.passes,
+       "Times the workload runs: all but the last untimed, to warm the device up (mapping, GC, "
+       "caches); only the last is timed and reported",
+       closed(1, 1000)},
       {"workload.trace_file", &w.trace_file,
        "Trace to replay (kind trace); relative to the scenario file's folder"},
       {"workload.trace_format",

@@ -149,6 +149,12 @@ std::optional<KeyProblem> find_scenario_problem(const ScenarioConfig& scenario,
                       "workload.requests and workload.duration_ms are both 0; set at least one "
                       "so the run ends"};
   }
+  // A warm-up pass is untimed, so only a request count or the trace's end can end it.
+  if (w.passes > 1 && w.duration_ms > 0) {
+    return KeyProblem{"workload.passes",
+                      "> 1 needs workload.duration_ms = 0: a warm-up pass runs untimed, so it "
+                      "cannot stop at a simulated time"};
+  }
   if (w.queue_depth > platform.host.max_queue_depth) {
     return KeyProblem{"workload.queue_depth", "must be <= host.max_queue_depth (" +
                                                   std::to_string(platform.host.max_queue_depth) +

@@ -176,7 +176,9 @@ json to_json(const RunReport& r, bool include_wall_clock) {
     if (!t.blkparse_action.empty()) j["workload"]["blkparse_action"] = t.blkparse_action;
   }
 
-  j["precondition"] = {{"units_written", r.precondition_units_written}};
+  j["precondition"] = {{"units_written", r.precondition_units_written},
+                       {"warmup_passes", r.warmup_passes},
+                       {"warmup_requests", r.warmup_requests}};
   j["sim"] = {{"simulated_ns", r.simulated_ns}};
   // The only fields that differ between two runs of the same inputs: left out on request so such
   // runs can be compared as text (golden reports, determinism tests).

@@ -196,9 +196,14 @@ std::string summary_text(const RunReport& report) {
   append_integrity(out, j["integrity"]);
 
   const json& pre = j["precondition"];
-  if (pre["units_written"].get<uint64_t>() > 0) {
-    out += fmt::format("precondition: {} units written in {:.2f} s wall\n",
-                       pre["units_written"].get<uint64_t>(), pre["wall_s"].get<double>());
+  if (pre["units_written"].get<uint64_t>() > 0 || pre["warmup_passes"].get<uint64_t>() > 0) {
+    out += fmt::format("precondition: {} units written", pre["units_written"].get<uint64_t>());
+    if (pre["warmup_passes"].get<uint64_t>() > 0) {
+      out +=
+          fmt::format(", then {} warm-up pass(es) of {} requests",
+                      pre["warmup_passes"].get<uint64_t>(), pre["warmup_requests"].get<uint64_t>());
+    }
+    out += fmt::format(" in {:.2f} s wall\n", pre["wall_s"].get<double>());
   }
   const json& sim = j["sim"];
   out +=

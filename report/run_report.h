@@ -121,8 +121,10 @@ struct RunReport {
   uint64_t integrity_mismatches = 0;
   std::string integrity_first_mismatch;  // "" when none
 
-  // Preconditioning (untimed).
+  // Preconditioning and warm-up passes (untimed; wall_s covers both).
   uint64_t precondition_units_written = 0;
+  uint64_t warmup_passes = 0;    // workload.passes - 1
+  uint64_t warmup_requests = 0;  // requests those passes replayed
   double precondition_wall_s = 0.0;
 
   // Simulation.

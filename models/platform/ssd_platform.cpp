@@ -13,6 +13,7 @@
 #include "ftl/scheme_registry.h"
 #include "workload/make_workload_source.h"
 #include "workload/trace/trace_error.h"
+#include "workload/warm_up.h"
 
 namespace ssd::models {
 
@@ -107,6 +108,26 @@ void SsdPlatform::precondition() {
   };
   const auto result = ftl::precondition(*m_device, m_config.scenario.precondition, progress);
   m_precondition_units = result.units_written;
+  // Warm-up passes: the workload itself, all but its last run, untimed (workload/warm_up.h).
+  const config::WorkloadConfig& workload = m_config.scenario.workload;
+  for (uint32_t pass = 1; pass < workload.passes; ++pass) {
+    const auto source =
+        workload::make_workload_source(workload, config::logical_capacity_bytes(m_config.platform),
+                                       m_config.platform.nand.sector_bytes);
+    m_warmup_requests += workload::replay_untimed(*m_device, *source, [&](uint64_t requests) {
+      if (interrupt_requested()) {
+        throw RunStopped(RunStop::Cause::kInterrupted,
+                         "interrupted in warm-up pass " + std::to_string(pass));
+      }
+      const auto now = std::chrono::steady_clock::now();
+      if (show && seconds_since(start) > 2.0 && now - last_shown > std::chrono::seconds(1)) {
+        last_shown = now;
+        std::fprintf(stderr, "\r  warm-up pass %u of %u: %llu requests", pass, workload.passes - 1,
+                     static_cast<unsigned long long>(requests));
+        std::fflush(stderr);
+      }
+    });
+  }
   m_precondition_wall_s = seconds_since(start);
   if (show && m_precondition_wall_s > 2.0) std::fprintf(stderr, "\n");
 }
@@ -242,6 +263,8 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
     r.integrity_first_mismatch = oracle->first_mismatch();
   }
   r.precondition_units_written = m_precondition_units;
+  r.warmup_passes = m_config.scenario.workload.passes - 1;
+  r.warmup_requests = m_warmup_requests;
   r.precondition_wall_s = m_precondition_wall_s;
   r.simulated_ns = host.last_completion / 1000;
   r.wall_s = wall_s;

@@ -82,6 +82,7 @@ class SsdPlatform : public sc_core::sc_module {
   ftl::FtlStats m_stats_before_run;
   ftl::WriteCounters m_written_before_run;
   uint64_t m_precondition_units = 0;
+  uint64_t m_warmup_requests = 0;
   double m_precondition_wall_s = 0.0;
 };
 

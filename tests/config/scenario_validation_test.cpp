@@ -137,6 +137,15 @@ TEST(ScenarioValidation, OpenLoopNeedsInterarrival) {
                         "must be > 0 when workload.mode is 'open'"));
 }
 
+TEST(ScenarioValidation, WarmUpPassesNeedAnEndThatIsNotATime) {
+  EXPECT_THAT(scenario_error("[workload]\npasses = 0\n"),
+              HasSubstr("FILE:2: key 'workload.passes': must be in [1, 1000]"));
+  EXPECT_THAT(scenario_error("[workload]\npasses = 2\nrequests = 0\nduration_ms = 5\n"),
+              HasSubstr("key 'workload.passes': > 1 needs workload.duration_ms = 0"));
+  TempToml ok("[workload]\npasses = 2\nrequests = 100\n");
+  EXPECT_EQ(load_config("", ok.path(), {}).scenario.workload.passes, 2u);
+}
+
 TEST(ScenarioValidation, SyncCallNeedsWritesBetweenSyncs) {
   EXPECT_THAT(scenario_error("[workload]\nsync_call = \"fsync\"\n"),
               HasSubstr("FILE:2: key 'workload.sync_call': 'fsync' needs "

@@ -24,6 +24,18 @@ TEST(PlatformRun, DefaultPlatformAndScenarioPassTheOracle) {
   EXPECT_GT(report.flushes, 0u);
 }
 
+// workload.passes = 3: two untimed passes warm the device up, only the third is reported; the
+// warm-up passes' reads are checked too.
+TEST(PlatformRun, WarmUpPassesRunBeforeTheReportedOne) {
+  const auto report =
+      run_platform("platforms/default.toml", {"workload.passes=3", "workload.requests=3000"});
+  expect_clean_run(report);
+  EXPECT_EQ(report.reads + report.writes + report.flushes + report.trims, 3000u);
+  EXPECT_EQ(report.warmup_passes, 2u);
+  EXPECT_EQ(report.warmup_requests, 6000u);
+  EXPECT_EQ(report.integrity_checked_reads, 3 * report.reads);
+}
+
 TEST(PlatformRun, DefaultPlatformWithGarbageCollectionPassesTheOracle) {
   const auto report = run_platform(
       "platforms/default.toml",
