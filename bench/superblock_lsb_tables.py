@@ -159,13 +159,8 @@ def stand_in_tables(out, workloads, free, sizes, entries):
                          f"{miw / total:.2%}" if total else "-"])
     table(["workload", "logical blocks per superblock", "GC s", "erase", "copy", "MIW"], rows)
 
-    print("## Figure 11: victims' space utilisation when erased (CDF), 2.5 % free\n")
-    rows = []
-    for w in workloads:
-        for ftl in ("superblock", "lsb"):
-            r = report(out, f"free.{w}.{default}.{ftl}")
-            rows.append([NAMES[w], ftl] + victim_cdf(r) + [f"{r['mapping']['forced_gcs']:.0f}"])
-    table(["workload", "FTL"] + VICTIM_HEADER + ["forced GCs"], rows)
+    victim_table(out, workloads, lambda w, ftl: f"free.{w}.{default}.{ftl}",
+                 "Figure 11: victims' space utilisation when erased (CDF), 2.5 % free")
 
     print("## Figure 12: LSB's cache hit ratio against its entries, 2.5 % free\n")
     rows = []
@@ -190,14 +185,29 @@ def stand_in_tables(out, workloads, free, sizes, entries):
     table(["workload", "Superblock translation s", "Superblock total s", "LSB translation s",
            "LSB total s", "LSB's reduction", "Superblock hit ratio", "LSB hit ratio"], rows)
 
-    print("## Figure 14: write response time increment (CDF), 2.5 % free\n")
-    rows = []
-    for w in workloads:
-        rows += increment_rows(out, NAMES[w], {ftl: f"free.{w}.{default}.{ftl}"
-                                               for ftl in ("superblock", "lsb")})
-    table(["workload", "FTL"] + INCREMENT_HEADER, rows)
+    increment_table(out, workloads, lambda w, ftl: f"free.{w}.{default}.{ftl}",
+                    "Figure 14: write response time increment (CDF), 2.5 % free")
     latency_table(out, workloads, lambda w, ftl: f"free.{w}.{default}.{ftl}",
                   "Figure 14: write response time (ms), 2.5 % free")
+
+
+def victim_table(out, workloads, run_name, title):
+    print(f"## {title}\n")
+    rows = []
+    for w in workloads:
+        for ftl in ("superblock", "lsb"):
+            r = report(out, run_name(w, ftl))
+            rows.append([NAMES[w], ftl] + victim_cdf(r) + [f"{r['mapping']['forced_gcs']:.0f}"])
+    table(["workload", "FTL"] + VICTIM_HEADER + ["forced GCs"], rows)
+
+
+def increment_table(out, workloads, run_name, title):
+    print(f"## {title}\n")
+    rows = []
+    for w in workloads:
+        rows += increment_rows(out, NAMES[w], {ftl: run_name(w, ftl)
+                                               for ftl in ("superblock", "lsb")})
+    table(["workload", "FTL"] + INCREMENT_HEADER, rows)
 
 
 def latency_table(out, workloads, run_name, title):
@@ -229,19 +239,10 @@ def full_size_tables(out, workloads):
     table(["workload", "writes", "Superblock GC s", "LSB GC s", "GC cut", "Superblock total s",
            "LSB total s", "overall cut", "Superblock WAF", "LSB WAF", "Superblock hit ratio",
            "LSB hit ratio", "LSB MIWs"], rows)
-    print("## Full size: figure 11, victims' space utilisation when erased (CDF)\n")
-    rows = []
-    for w in workloads:
-        for ftl in ("superblock", "lsb"):
-            r = report(out, f"full.{w}.{ftl}")
-            rows.append([NAMES[w], ftl] + victim_cdf(r) + [f"{r['mapping']['forced_gcs']:.0f}"])
-    table(["workload", "FTL"] + VICTIM_HEADER + ["forced GCs"], rows)
-    print("## Full size: figure 14, write response time increment (CDF)\n")
-    rows = []
-    for w in workloads:
-        rows += increment_rows(out, NAMES[w], {ftl: f"full.{w}.{ftl}"
-                                               for ftl in ("superblock", "lsb")})
-    table(["workload", "FTL"] + INCREMENT_HEADER, rows)
+    victim_table(out, workloads, lambda w, ftl: f"full.{w}.{ftl}",
+                 "Full size: figure 11, victims' space utilisation when erased (CDF)")
+    increment_table(out, workloads, lambda w, ftl: f"full.{w}.{ftl}",
+                    "Full size: figure 14, write response time increment (CDF)")
     latency_table(out, workloads, lambda w, ftl: f"full.{w}.{ftl}",
                   "Full size: figure 14, write response time (ms)")
 
