@@ -239,10 +239,7 @@ uint32_t LsbFtl::program(PageId page, LsbSpare& spare, Token token, OpClass op_c
   spare.sequence = next_sequence();
   std::fill(m_spare.begin(), m_spare.end(), 0u);
   encode_lsb_spare(m_layout, m_geometry, page, spare, m_spare.data());
-  const uint32_t op = m_backend.program(page, &token, m_spare.data(), op_class, wait,
-                                        ProgramUnits::all(written_as, 1));
-  note_programmed(page);
-  close_if_full(block);
+  const uint32_t op = program_with_spare(page, token, m_spare.data(), op_class, wait, written_as);
   if (counting()) ++(spare.pmd ? m_pmd_pages : m_pt_pages);
   return op;
 }

@@ -109,11 +109,7 @@ uint32_t SuperblockFtl::program_page(PageId page, const CacheEntry& e, uint32_t 
   }
   std::fill(m_spare.begin(), m_spare.end(), 0u);
   encode_superblock_spare(m_layout, m_geometry, page, spare, m_spare.data());
-  const uint32_t op = m_backend.program(page, &token, m_spare.data(), op_class, after,
-                                        ProgramUnits::all(written_as, 1));
-  note_programmed(page);
-  close_if_full(block);
-  return op;
+  return program_with_spare(page, token, m_spare.data(), op_class, after, written_as);
 }
 
 void SuperblockFtl::write_units(uint32_t lbn, uint32_t first, const Token* tokens, uint32_t count,

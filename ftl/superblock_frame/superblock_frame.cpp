@@ -163,10 +163,6 @@ uint32_t SuperblockFrame::plane_for(uint32_t sb) const {
   return best;
 }
 
-void SuperblockFrame::close_if_full(BlockId block) {
-  if (written(block) == m_geometry.pages_per_block) m_flash.blocks().close_block(block);
-}
-
 void SuperblockFrame::free_pages_of(uint32_t sb, uint32_t count, std::vector<PageId>& pages) const {
   pages.clear();
   for (BlockId b : m_superblocks[sb]) {
@@ -182,12 +178,19 @@ uint32_t SuperblockFrame::free_pages(uint32_t sb) const {
                                m_written_pages_of[sb]);
 }
 
-void SuperblockFrame::note_programmed(PageId page) {
+uint32_t SuperblockFrame::program_with_spare(PageId page, Token token, const uint32_t* spare,
+                                             OpClass op_class, uint32_t after, OpClass written_as) {
+  const uint32_t op =
+      m_backend.program(page, &token, spare, op_class, after, ProgramUnits::all(written_as, 1));
   m_flash.blocks().add_valid(page);
-  const uint32_t sb = m_owner[m_geometry.block_of_page(page)];
-  if (sb == kNone) return;
-  ++m_written_pages_of[sb];
-  ++m_live_pages_of[sb];
+  const BlockId block = m_geometry.block_of_page(page);
+  if (written(block) == m_geometry.pages_per_block) m_flash.blocks().close_block(block);
+  const uint32_t sb = m_owner[block];
+  if (sb != kNone) {
+    ++m_written_pages_of[sb];
+    ++m_live_pages_of[sb];
+  }
+  return op;
 }
 
 void SuperblockFrame::note_dead(PageId page) {

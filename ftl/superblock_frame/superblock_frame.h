@@ -125,11 +125,13 @@ class SuperblockFrame : public BlockScheme {
   // Whether `block` belongs to a superblock (a victim being merged no longer does).
   bool held(BlockId block) const { return m_owner[block] != kNone; }
   uint32_t free_pages(uint32_t sb) const;
-  // A page just programmed: written, and live until note_dead().
-  void note_programmed(PageId page);
+  // Programs `page` with `token` and the scheme's spare words, for `written_as`, after op
+  // `after`; the page is then written and live (until note_dead()), its block closed when full.
+  // Every page a scheme writes goes through here, so the superblock's page sums stay right.
+  uint32_t program_with_spare(PageId page, Token token, const uint32_t* spare, OpClass op_class,
+                              uint32_t after, OpClass written_as);
   void note_dead(PageId page);
   uint32_t written(BlockId block) const { return m_flash.next_free(block); }
-  void close_if_full(BlockId block);
   // Figures count the timed run only (preconditioning records nothing).
   bool counting() const { return m_backend.recording(); }
   void set_pgd(uint32_t lbn, PageId page) { m_pgd[lbn] = page; }

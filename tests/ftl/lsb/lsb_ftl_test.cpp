@@ -24,7 +24,7 @@
 #include "ftl/lsb/lsb_settings.h"
 #include "ftl/scheme_registry.h"
 #include "tests/ftl/hybrid/block_scheme_fixture.h"
-#include "tests/ftl/superblock_frame/page_sums_check.h"
+#include "tests/ftl/superblock_frame/frame_checks.h"
 
 namespace ssd::ftl {
 namespace {
@@ -943,45 +943,12 @@ TEST_F(LsbWorkloads, TheTablesRebuiltFromTheSpareAreasAreTheOnesKept) {
   EXPECT_GT(depth[1], 0u);
   EXPECT_GT(depth[2], 0u);
   EXPECT_GT(depth[3], 0u) << "no unit four levels deep";
-  const LsbFtl& s = scheme();
-  std::vector<PageId> peeks(g.logical_units, kNone), pgds(s.logical_blocks());
-  std::vector<std::set<BlockId>> blocks(superblocks_of(device));
-  for (Lun lun = 0; lun < g.logical_units; ++lun) {
-    if (s.unit_valid(lun)) peeks[lun] = s.peek(lun);
-  }
-  for (uint32_t lbn = 0; lbn < s.logical_blocks(); ++lbn) pgds[lbn] = s.pgd(lbn);
-  // A superblock may hold a block it has not written yet (a write's room is found before its
-  // pages are); no spare area names it, so recovery gives it back to the free pool.
-  std::vector<BlockId> unwritten;
-  for (uint32_t sb = 0; sb < blocks.size(); ++sb) {
-    for (BlockId b : s.blocks_of(sb)) {
-      if (device.flash().write_pointer(b) > 0) {
-        blocks[sb].insert(b);
-      } else {
-        unwritten.push_back(b);
-      }
-    }
-  }
-  const uint32_t held = s.blocks_held() - static_cast<uint32_t>(unwritten.size());
+  const testing::FrameTables before =
+      testing::frame_tables(scheme(), device, superblocks_of(device));
 
   rebuildable().rebuild_from_spare_areas();
 
-  for (uint32_t lbn = 0; lbn < s.logical_blocks(); ++lbn) {
-    ASSERT_EQ(s.pgd(lbn), pgds[lbn]) << "logical block " << lbn;
-  }
-  for (Lun lun = 0; lun < g.logical_units; ++lun) {
-    if (s.unit_valid(lun)) {
-      ASSERT_EQ(s.peek(lun), peeks[lun]) << "unit " << lun;
-    }
-  }
-  for (uint32_t sb = 0; sb < blocks.size(); ++sb) {
-    ASSERT_EQ(std::set<BlockId>(s.blocks_of(sb).begin(), s.blocks_of(sb).end()), blocks[sb])
-        << "superblock " << sb;
-  }
-  EXPECT_EQ(s.blocks_held(), held);
-  for (BlockId b : unwritten) {
-    EXPECT_EQ(int(s.flash().blocks().state(b)), int(BlockState::kFree)) << "unwritten block " << b;
-  }
+  testing::expect_rebuilt(before, scheme(), device);
   check_lsb(device);
   // The cache was dropped: reads load the maps from the spare areas again, and pass.
   EXPECT_EQ(read_units(0, 4), 0u);

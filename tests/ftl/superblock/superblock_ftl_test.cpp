@@ -21,7 +21,7 @@
 #include "ftl/superblock/superblock_settings.h"
 #include "ftl/superblock/superblock_spare.h"
 #include "tests/ftl/hybrid/block_scheme_fixture.h"
-#include "tests/ftl/superblock_frame/page_sums_check.h"
+#include "tests/ftl/superblock_frame/frame_checks.h"
 
 namespace ssd::ftl {
 namespace {
@@ -564,29 +564,12 @@ TEST_F(SuperblockWorkloads, TheTablesRebuiltFromTheSpareAreasAreTheOnesKept) {
   ASSERT_EQ(testing::run_random(device, 200'000, 77, check, 100'000), 0u)
       << device.oracle()->first_mismatch();
   expect_gc_ran();
-  const SuperblockFtl& s = scheme();
-  std::vector<PageId> peeks(g.logical_units), pgds(s.logical_blocks());
-  std::vector<std::set<BlockId>> blocks(superblocks_of(device));
-  for (Lun lun = 0; lun < g.logical_units; ++lun) peeks[lun] = s.peek(lun);
-  for (uint32_t lbn = 0; lbn < s.logical_blocks(); ++lbn) pgds[lbn] = s.pgd(lbn);
-  for (uint32_t sb = 0; sb < blocks.size(); ++sb) {
-    blocks[sb] = {s.blocks_of(sb).begin(), s.blocks_of(sb).end()};
-  }
-  const uint32_t held = s.blocks_held();
+  const testing::FrameTables before =
+      testing::frame_tables(scheme(), device, superblocks_of(device));
 
   dynamic_cast<SuperblockFtl&>(device.scheme()).rebuild_from_spare_areas();
 
-  for (uint32_t lbn = 0; lbn < s.logical_blocks(); ++lbn) {
-    ASSERT_EQ(s.pgd(lbn), pgds[lbn]) << "logical block " << lbn;
-  }
-  for (Lun lun = 0; lun < g.logical_units; ++lun) {
-    ASSERT_EQ(s.peek(lun), peeks[lun]) << "unit " << lun;
-  }
-  for (uint32_t sb = 0; sb < blocks.size(); ++sb) {
-    ASSERT_EQ(std::set<BlockId>(s.blocks_of(sb).begin(), s.blocks_of(sb).end()), blocks[sb])
-        << "superblock " << sb;
-  }
-  EXPECT_EQ(s.blocks_held(), held);
+  testing::expect_rebuilt(before, scheme(), device);
   check_superblocks(device);
   // The cache was dropped: reads load the maps from the spare areas again, and pass.
   EXPECT_EQ(read_units(0, 4), 0u);
