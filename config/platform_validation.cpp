@@ -13,8 +13,10 @@ namespace ssd::config {
 
 namespace {
 
-constexpr uint32_t kMaxUnitsPerPage = 32;  // a unit-valid bitmap per page fits in 32 bits
-constexpr size_t kMaxPageTypes = 8;        // page types are 8-bit in the NAND timing
+constexpr uint32_t kMaxUnitsPerPage = 32;
+constexpr uint32_t kMaxSectorsPerUnit =
+    64;  // a unit's sector mask is one 64-bit word  // a unit-valid bitmap per page fits in 32 bits
+constexpr size_t kMaxPageTypes = 8;                   // page types are 8-bit in the NAND timing
 constexpr uint64_t kMaxMappingUnits = 0xFFFFFFFFull;  // unit numbers are 32-bit, all-ones = none
 
 bool is_power_of_two(uint64_t value) { return value != 0 && (value & (value - 1)) == 0; }
@@ -96,6 +98,14 @@ std::optional<KeyProblem> check_mapping_unit(const PlatformConfig& p) {
     return KeyProblem{"ftl.mapping_unit_bytes", "must divide " +
                                                     of("nand.page_bytes", n.page_bytes) + " (got " +
                                                     std::to_string(unit) + ")"};
+  }
+  // A unit's sector mask is one 64-bit word (ftl/core/unit_span.h).
+  if (mapping_unit_bytes(p) / n.sector_bytes > kMaxSectorsPerUnit) {
+    return KeyProblem{unit != 0 ? "ftl.mapping_unit_bytes" : "nand.page_bytes",
+                      "gives mapping units of " +
+                          std::to_string(mapping_unit_bytes(p) / n.sector_bytes) +
+                          " sectors; at most " + std::to_string(kMaxSectorsPerUnit) +
+                          " are supported (set ftl.mapping_unit_bytes to a smaller unit)"};
   }
   const uint32_t units_per_page = n.page_bytes / mapping_unit_bytes(p);
   if (units_per_page > kMaxUnitsPerPage) {

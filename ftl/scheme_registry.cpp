@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "ftl/block/block_descriptor.h"
+#include "ftl/dac/dac_descriptor.h"
 #include "ftl/dftl/dftl_descriptor.h"
 #include "ftl/extent/emt/emt_descriptor.h"
 #include "ftl/extent/vet/vet_descriptor.h"
@@ -14,6 +15,8 @@
 #include "ftl/lsb/lsb_descriptor.h"
 #include "ftl/nftl/nftl_descriptor.h"
 #include "ftl/page/page_descriptor.h"
+#include "ftl/sector_log/sector_layer_descriptor.h"
+#include "ftl/sector_log/sector_log_settings.h"
 #include "ftl/superblock/superblock_descriptor.h"
 
 namespace ssd::ftl {
@@ -23,9 +26,9 @@ namespace {
 std::deque<SchemeDescriptor>& table() {
   // A deque: registering a scheme never moves the descriptors others hold references to.
   static std::deque<SchemeDescriptor> entries = {
-      page_descriptor(), block_descriptor(),      dftl_descriptor(),
-      nftl_descriptor(), fast_descriptor(),       vet_descriptor(),
-      emt_descriptor(),  superblock_descriptor(), lsb_descriptor(),
+      page_descriptor(), block_descriptor(), dftl_descriptor(), nftl_descriptor(),
+      fast_descriptor(), vet_descriptor(),   emt_descriptor(),  superblock_descriptor(),
+      lsb_descriptor(),  dac_descriptor(),
   };
   return entries;
 }
@@ -64,6 +67,14 @@ class RegistryCatalog final : public config::SchemeCatalog {
                                 "the " + entry.name + " scheme keeps " + std::to_string(needed) +
                                     " bytes per page in the spare area (got " +
                                     std::to_string(platform.nand.spare_bytes) + ")"};
+    }
+    // The sector layer's keys are read by the schemes that put the layer above them only.
+    if (!entry.sector_granular && sector_layer_on(platform)) {
+      const bool log = platform.ftl.settings.get<SectorLogSettings>().size_bytes > 0;
+      return config::KeyProblem{log ? "ftl.sector_log.size_bytes" : "ftl.write_buffer.bytes",
+                                "the sector layer (write buffer, sector log) runs above the "
+                                "page and dac schemes only, not " +
+                                    entry.name + ": set it to 0 or choose one of them"};
     }
     return entry.check ? entry.check(platform) : std::nullopt;
   }
@@ -122,6 +133,11 @@ bool needs_hash_engine(const config::PlatformConfig& platform) {
   return entry.needs_hash_engine && entry.needs_hash_engine(platform);
 }
 
+bool sector_granular(const config::PlatformConfig& platform) {
+  const SchemeDescriptor& entry = scheme(platform.ftl.scheme);
+  return entry.sector_granular && entry.sector_granular(platform);
+}
+
 uint64_t simulator_bytes(const config::PlatformConfig& platform, bool oracle) {
   const SchemeDescriptor& entry = scheme(platform.ftl.scheme);
   const Geometry g = Geometry::from_platform(platform);
@@ -129,7 +145,10 @@ uint64_t simulator_bytes(const config::PlatformConfig& platform, bool oracle) {
   // token per slot with the oracle; block bookkeeping (state, valid count, free-pool entry).
   uint64_t bytes = uint64_t(g.blocks()) * (2 + 4 + 8);
   bytes += g.pages() * 4 * entry.spare_words(g);
-  if (oracle) bytes += g.slots() * sizeof(Token) + g.logical_units * sizeof(Token);
+  // The oracle's expected token: per unit, or per sector when content is sector-granular.
+  const uint64_t expected =
+      sector_granular(platform) ? g.logical_units * g.sectors_per_unit : g.logical_units;
+  if (oracle) bytes += g.slots() * sizeof(Token) + expected * sizeof(Token);
   return bytes + entry.simulator_bytes(platform, g);
 }
 

@@ -34,6 +34,10 @@ uint32_t scheme_spare_words(const std::string& name, const config::PlatformConfi
 // Whether the platform's scheme, with its settings, needs the platform's hash engine.
 bool needs_hash_engine(const config::PlatformConfig& platform);
 
+// Whether the platform's scheme, with its settings, keeps content by sector (a sector layer on):
+// the oracle then checks sectors (oracle.h).
+bool sector_granular(const config::PlatformConfig& platform);
+
 // Host memory the simulator needs for the platform's device and scheme, estimated from the
 // geometry before anything is allocated: the functional flash (spare words per page, a content
 // token per slot with the oracle), block bookkeeping, the oracle's expected token per logical

@@ -13,8 +13,10 @@
 namespace ssd::ftl {
 
 // kCollecting: a GC victim whose valid units are moved out but not all programmed yet; it is
-// erased once they are, and no victim policy picks it meanwhile.
-enum class BlockState : uint8_t { kFree, kOpen, kFull, kCollecting };
+// erased once they are, and no victim policy picks it meanwhile. kLent: handed to a layer above
+// the scheme (the sector log's data region, ftl/sector_log/), which writes, erases and returns it;
+// GC never picks it.
+enum class BlockState : uint8_t { kFree, kOpen, kFull, kCollecting, kLent };
 
 class BlockManager {
  public:
@@ -31,6 +33,14 @@ class BlockManager {
   // plane has none: GC could not keep up, which means over-provisioning is too small.
   BlockId open_block(uint32_t plane);
   void close_block(BlockId block) { m_state[block] = BlockState::kFull; }
+  // Lends the oldest free block of `plane` to a layer above (throws as open_block does), so
+  // the layer's blocks wear with the scheme's own. The layer erases it before taking it back.
+  BlockId lend_block(uint32_t plane) {
+    const BlockId block = open_block(plane);
+    m_state[block] = BlockState::kLent;
+    return block;
+  }
+  void take_back(BlockId block) { release_block(block); }
   void mark_collecting(BlockId block) { m_state[block] = BlockState::kCollecting; }
   // The block was erased: back to the free pool.
   void release_block(BlockId block);

@@ -31,16 +31,37 @@ inline Token whole_unit_token(uint64_t write_id, Lun lun) {
   return detail::nonzero(detail::mix64(write_id * 0x9e3779b97f4a7c15ull + lun));
 }
 
-inline Token partial_unit_token(Token previous, uint64_t write_id, Lun lun, uint32_t sector_mask) {
-  const uint64_t seed = (uint64_t(previous) << 32 | sector_mask) ^ detail::mix64(write_id + lun);
+inline Token partial_unit_token(Token previous, uint64_t write_id, Lun lun, uint64_t sector_mask) {
+  const uint64_t seed =
+      (uint64_t(previous) << 32 | detail::mix64(sector_mask) >> 32) ^ detail::mix64(write_id + lun);
   return detail::nonzero(detail::mix64(seed));
 }
 
 // The token a unit holds after a write that covers `sector_mask` of it (all ones = whole unit).
-inline Token written_token(Token previous, uint64_t write_id, Lun lun, uint32_t sector_mask,
-                           uint32_t full_mask) {
+inline Token written_token(Token previous, uint64_t write_id, Lun lun, uint64_t sector_mask,
+                           uint64_t full_mask) {
   return sector_mask == full_mask ? whole_unit_token(write_id, lun)
                                   : partial_unit_token(previous, write_id, lun, sector_mask);
+}
+
+// Sector-granular content, used while a layer above the scheme keeps data by sector
+// (ftl/sector_log/): sector `sector` written by write `write_id` holds sector_token(); a unit's
+// token is the sum (mod 2^32) of its sectors' tokens, a never-written sector counting 0. A sum does
+// not depend on the order sectors were gathered in, so a unit merged from sectors kept in several
+// places gets the token the oracle computes from the host's commands alone, while a sector taken
+// from the wrong place or version changes it (but for a 2^-32 chance).
+inline Token sector_token(uint64_t write_id, uint64_t sector) {
+  return detail::nonzero(detail::mix64(write_id * 0x9e3779b97f4a7c15ull ^ (sector + 1)));
+}
+
+// The sum of sector_token(write_id, s) over the sectors of `mask` in the unit that starts at
+// `first_sector`.
+inline Token sector_sum(uint64_t write_id, uint64_t first_sector, uint64_t mask) {
+  Token sum = 0;
+  for (; mask != 0; mask &= mask - 1) {
+    sum += sector_token(write_id, first_sector + static_cast<uint64_t>(__builtin_ctzll(mask)));
+  }
+  return sum;
 }
 
 }  // namespace ssd::ftl

@@ -15,10 +15,13 @@
 
 namespace ssd::ftl {
 
-// A unit a read command returned, for the integrity oracle.
+// A unit a read command returned, for the integrity oracle. `sectors`: 0 when `token` is the
+// whole unit's content; else, with sector-granular content (content_token.h), the sectors of the
+// unit whose tokens `token` sums (a read served without the unit's other sectors).
 struct DeliveredUnit {
   Lun lun;
   Token token;
+  uint64_t sectors = 0;
 };
 
 // Mapping units programmed, by the class each was written for, and padding slots: what write
@@ -94,7 +97,15 @@ class FlashBackend {
 
   CpuWork& cpu() { return m_cpu; }
   const WriteCounters& written() const { return m_written; }
-  void deliver(Lun lun, Token token) { m_delivered.push_back({lun, token}); }
+  void deliver(Lun lun, Token token, uint64_t sectors = 0) {
+    m_delivered.push_back({lun, token, sectors});
+  }
+  // Takes what the scheme delivered so far (a layer above it replaces the units it serves).
+  std::vector<DeliveredUnit> take_delivered() {
+    std::vector<DeliveredUnit> taken;
+    taken.swap(m_delivered);
+    return taken;
+  }
 
   // --- for the controller (or a test) that drives the scheme ---
   void begin_command() {

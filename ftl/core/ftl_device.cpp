@@ -16,8 +16,12 @@ FtlDevice::FtlDevice(const config::PlatformConfig& platform, const FtlDeviceOpti
       m_geometry, scheme_spare_words(platform.ftl.scheme, platform), options.oracle);
   m_flash->set_journal(options.journal);
   m_backend = std::make_unique<FlashBackend>(*m_flash);
-  m_scheme = make(SchemeContext{platform, *m_backend, options.hash_engine});
-  if (options.oracle) m_oracle.emplace(m_geometry.logical_units, m_geometry.sectors_per_unit);
+  if (options.oracle) {
+    m_oracle.emplace(m_geometry.logical_units, m_geometry.sectors_per_unit,
+                     sector_granular(platform));
+  }
+  m_scheme = make(
+      SchemeContext{platform, *m_backend, options.hash_engine, m_oracle ? &*m_oracle : nullptr});
 }
 
 uint64_t FtlDevice::run(HostCommand& command) {

@@ -1,5 +1,9 @@
 #include "ftl/core/garbage_collector.h"
 
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
 namespace ssd::ftl {
 
 GcMode gc_mode(const std::string& name) {
@@ -10,15 +14,66 @@ GarbageCollector::GarbageCollector(FlashBackend& backend, BlockManager& blocks,
                                    UnitWriter& gc_writer, MappingOwner& owner,
                                    const VictimPolicy& policy, FtlStats& stats, GcMode mode,
                                    bool copyback)
+    : GarbageCollector(backend, blocks, std::vector<UnitWriter*>{&gc_writer}, owner, policy, stats,
+                       mode, copyback) {}
+
+GarbageCollector::GarbageCollector(FlashBackend& backend, BlockManager& blocks,
+                                   std::vector<UnitWriter*> gc_writers, MappingOwner& owner,
+                                   const VictimPolicy& policy, FtlStats& stats, GcMode mode,
+                                   bool copyback)
     : m_backend(backend),
       m_blocks(blocks),
-      m_gc_writer(gc_writer),
+      m_gc_writers(std::move(gc_writers)),
       m_owner(owner),
       m_policy(policy),
       m_stats(stats),
       m_geometry(blocks.geometry()),
       m_mode(mode),
-      m_copyback(copyback) {}
+      m_copyback(copyback) {
+  if (m_gc_writers.empty()) throw std::invalid_argument("GarbageCollector needs a GC stream");
+}
+
+UnitWriter& GarbageCollector::stream_of(Lun lun) const {
+  if (m_gc_writers.size() == 1) return *m_gc_writers[0];
+  const uint32_t stream = m_owner.relocation_stream(lun);
+  if (stream >= m_gc_writers.size()) {
+    throw std::logic_error("GC stream " + std::to_string(stream) + " asked for unit " +
+                           std::to_string(lun) + "; the store has " +
+                           std::to_string(m_gc_writers.size()));
+  }
+  return *m_gc_writers[stream];
+}
+
+void GarbageCollector::forget_last_programs() {
+  for (UnitWriter* writer : m_gc_writers) writer->forget_last_program();
+}
+
+uint32_t GarbageCollector::last_program() const {
+  // Operation indices grow as operations are recorded: the largest is the latest.
+  uint32_t last = kNone;
+  for (const UnitWriter* writer : m_gc_writers) {
+    const uint32_t op = writer->last_program();
+    if (op != kNone) last = last == kNone ? op : std::max(last, op);
+  }
+  return last;
+}
+
+bool GarbageCollector::assembling(uint32_t plane) const {
+  for (const UnitWriter* writer : m_gc_writers) {
+    if (writer->assembling(plane)) return true;
+  }
+  return false;
+}
+
+uint64_t GarbageCollector::programs() const {
+  uint64_t programs = 0;
+  for (const UnitWriter* writer : m_gc_writers) programs += writer->programs();
+  return programs;
+}
+
+void GarbageCollector::close_pages(uint32_t plane) {
+  for (UnitWriter* writer : m_gc_writers) writer->close_page(plane);
+}
 
 void GarbageCollector::before_new_page(uint32_t plane, bool needs_block) {
   if (m_mode == GcMode::kBlocking) {
@@ -32,15 +87,17 @@ void GarbageCollector::before_new_page(uint32_t plane, bool needs_block) {
     collect_one(plane);
   }
   // Emergency: a block is needed and only GC's last one is free (the host stream never takes the
-  // last free block of a plane, so that GC can always move data out). Each round frees at least a
-  // page, so a block comes back within a bounded number of rounds; the cap guards against a bad
-  // policy. Should no victim be worth taking, compaction packs several into whole pages.
+  // last free block of a plane, so that GC can always move data out; with several GC streams,
+  // the last one per stream). Each round frees at least a page, so a block comes back within a
+  // bounded number of rounds; the cap guards against a bad policy. Should no victim be worth
+  // taking, compaction packs several into whole pages.
+  const uint32_t kept = gc_blocks();
   for (uint32_t round = 0;
-       needs_block && m_blocks.free_blocks(plane) <= 1 && round < m_geometry.blocks_per_plane;
+       needs_block && m_blocks.free_blocks(plane) <= kept && round < m_geometry.blocks_per_plane;
        ++round) {
     if (!collect_one(plane)) break;
   }
-  if (needs_block && m_blocks.free_blocks(plane) <= 1) compact(plane);
+  if (needs_block && m_blocks.free_blocks(plane) <= kept) compact(plane);
 }
 
 bool GarbageCollector::collect_one(uint32_t plane) {
@@ -53,12 +110,12 @@ bool GarbageCollector::collect_one(uint32_t plane) {
   }
 
   uint32_t last_op = kNone;
-  m_gc_writer.forget_last_program();
+  forget_last_programs();
   relocate_victim(victim, plane, last_op);
   // Valid data must be on flash before its old copy is erased: the erase waits for the last GC
   // program, the page closed now or one that filled while copying (each waits for its reads).
-  m_gc_writer.close_page(plane);
-  if (m_gc_writer.last_program() != kNone) last_op = m_gc_writer.last_program();
+  close_pages(plane);
+  if (last_program() != kNone) last_op = last_program();
   erase_victim(victim, last_op);
   return true;
 }
@@ -66,27 +123,27 @@ bool GarbageCollector::collect_one(uint32_t plane) {
 bool GarbageCollector::compact(uint32_t plane) {
   const uint32_t slots_per_block = m_geometry.pages_per_block * m_geometry.units_per_page;
   m_waiting.clear();
-  m_gc_writer.forget_last_program();
-  m_seen_programs = m_gc_writer.programs();
+  forget_last_programs();
+  m_seen_programs = programs();
   uint32_t last_op = kNone;
-  while (m_blocks.free_blocks(plane) <= 1) {
+  while (m_blocks.free_blocks(plane) <= gc_blocks()) {
     const BlockId victim = m_policy.select(m_blocks, plane);
     if (victim == kNone || m_blocks.valid_units(victim) >= slots_per_block) break;
     m_blocks.mark_collecting(victim);
     relocate_victim(victim, plane, last_op);
-    if (m_gc_writer.assembling(plane)) {
+    if (assembling(plane)) {
       m_waiting.push_back(victim);  // its last copies wait in the page being assembled
     } else {
-      const uint32_t program = m_gc_writer.last_program();
+      const uint32_t program = last_program();
       erase_victim(victim, program != kNone ? program : last_op);
     }
   }
   // Out of victims (or a block is back): the last page is closed, padding and all.
   if (!m_waiting.empty()) {
-    m_gc_writer.close_page(plane);
-    erase_waiting_if_programmed();
+    close_pages(plane);
+    erase_waiting_if_programmed(plane);
   }
-  return m_blocks.free_blocks(plane) > 1;
+  return m_blocks.free_blocks(plane) > gc_blocks();
 }
 
 void GarbageCollector::relocate_victim(BlockId victim, uint32_t plane, uint32_t& last_op) {
@@ -104,27 +161,31 @@ void GarbageCollector::erase_victim(BlockId victim, uint32_t after) {
   ++m_stats.gc_erases;
 }
 
-void GarbageCollector::erase_waiting_if_programmed() {
-  if (m_gc_writer.programs() == m_seen_programs) return;
-  m_seen_programs = m_gc_writer.programs();  // also with nothing waiting: later victims wait
-  for (const BlockId victim : m_waiting) erase_victim(victim, m_gc_writer.last_program());
+void GarbageCollector::erase_waiting_if_programmed(uint32_t plane) {
+  const uint64_t programmed = programs();
+  if (programmed == m_seen_programs) return;
+  // With one stream a program leaves nothing assembled; with several, another stream may still
+  // hold waiting copies in DRAM.
+  if (m_gc_writers.size() > 1 && assembling(plane)) return;
+  m_seen_programs = programmed;  // also with nothing waiting: later victims wait
+  for (const BlockId victim : m_waiting) erase_victim(victim, last_program());
   m_waiting.clear();
 }
 
-void GarbageCollector::copy_back_page(PageId page, uint32_t plane) {
+void GarbageCollector::copy_back_page(PageId page, uint32_t plane, UnitWriter& stream) {
   const uint32_t* spare = m_backend.flash().spare(page);
   const SlotId from = m_geometry.first_slot(page);
   m_tokens.resize(m_geometry.units_per_page);
   for (uint32_t u = 0; u < m_geometry.units_per_page; ++u) {
     m_tokens[u] = m_backend.flash().token(from + u);
   }
-  const SlotId to = m_gc_writer.copy_page(plane, page, spare, m_tokens.data(), kNone);
+  const SlotId to = stream.copy_page(plane, page, spare, m_tokens.data(), kNone);
   for (uint32_t u = 0; u < m_geometry.units_per_page; ++u) {
     m_owner.relocate(spare[u], from + u, to + u);
     m_blocks.remove_valid(from + u);
     ++m_stats.gc_units_copied;
   }
-  erase_waiting_if_programmed();
+  erase_waiting_if_programmed(plane);
 }
 
 void GarbageCollector::prefetch_mappings(BlockId victim) const {
@@ -153,9 +214,17 @@ void GarbageCollector::relocate_page(PageId page, uint32_t plane, uint32_t& last
   // A page wholly valid, with no GC page being assembled on the plane, moves by copy-back (when
   // the part has it): the die copies it through its page register, nothing crosses the channel.
   // Pages partly valid are packed through the controller as below (copy-back moves whole pages).
-  if (m_copyback && valid_units == m_geometry.units_per_page && !m_gc_writer.assembling(plane)) {
-    copy_back_page(page, plane);
-    return;
+  // With several GC streams, only a page whose units all go into one stream.
+  if (m_copyback && valid_units == m_geometry.units_per_page) {
+    UnitWriter& stream = stream_of(spare[0]);
+    bool one_stream = true;
+    for (uint32_t u = 1; u < m_geometry.units_per_page && m_gc_writers.size() > 1; ++u) {
+      one_stream = one_stream && &stream_of(spare[u]) == &stream;
+    }
+    if (one_stream && !stream.assembling(plane)) {
+      copy_back_page(page, plane, stream);
+      return;
+    }
   }
   const uint32_t read_op = m_backend.read(page, valid_units, OpClass::kGc);
   if (read_op != kNone) last_op = read_op;
@@ -164,12 +233,12 @@ void GarbageCollector::relocate_page(PageId page, uint32_t plane, uint32_t& last
     const Lun lun = spare[u];
     const SlotId from = first_slot + u;
     const SlotId to =
-        m_gc_writer.append_on_plane(plane, lun, m_backend.flash().token(from), read_op);
+        stream_of(lun).append_on_plane(plane, lun, m_backend.flash().token(from), read_op);
     m_owner.relocate(lun, from, to);
     m_blocks.remove_valid(from);
     ++m_stats.gc_units_copied;
     // compact(): a page just programmed holds the last copies of the victims waiting for it.
-    erase_waiting_if_programmed();
+    erase_waiting_if_programmed(plane);
   }
 }
 

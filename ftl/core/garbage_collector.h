@@ -11,6 +11,11 @@
 // its map, programs the GC page (so nothing valid exists only in DRAM), and erases the victim.
 // With copy-back (nand.copyback), a wholly valid page moves to the next GC page of its plane
 // inside the die instead (see relocate_page()).
+// Several GC streams (PageStore with several streams): each unit goes into the stream its owner
+// names (MappingOwner::relocation_stream), each stream with its own open block per plane; the
+// host then stops taking blocks when a plane is down to one free block per GC stream (moving one
+// victim, which holds less than a block of valid units, opens at most one block in each), and a
+// victim is erased once every stream it was copied into has programmed its copies.
 #pragma once
 
 #include <cstdint>
@@ -40,6 +45,10 @@ class MappingOwner {
   // GC has moved every valid unit of one victim (called before the victim is erased). A scheme
   // that maps runs of units can gather relocate() calls and apply them here as runs.
   virtual void relocations_done() {}
+  // The GC stream `lun`'s copy goes into when GC moves it (asked just before relocate()), below
+  // the number of GC streams the collector was given: 0 for a scheme with one. A scheme that
+  // clusters data by hotness (DAC, ftl/dac/) picks a stream per unit.
+  virtual uint32_t relocation_stream(Lun /*lun*/) const { return 0; }
 };
 
 enum class GcMode : uint8_t { kIncremental, kBlocking };
@@ -48,6 +57,10 @@ GcMode gc_mode(const std::string& name);  // ftl.gc_mode's value: "incremental",
 class GarbageCollector final : public UnitWriter::SpaceListener {
  public:
   GarbageCollector(FlashBackend& backend, BlockManager& blocks, UnitWriter& gc_writer,
+                   MappingOwner& owner, const VictimPolicy& policy, FtlStats& stats,
+                   GcMode mode = GcMode::kIncremental, bool copyback = false);
+  // With several GC streams: `gc_writers[s]` is stream s (MappingOwner::relocation_stream).
+  GarbageCollector(FlashBackend& backend, BlockManager& blocks, std::vector<UnitWriter*> gc_writers,
                    MappingOwner& owner, const VictimPolicy& policy, FtlStats& stats,
                    GcMode mode = GcMode::kIncremental, bool copyback = false);
 
@@ -61,23 +74,37 @@ class GarbageCollector final : public UnitWriter::SpaceListener {
   // without the padding a closed page costs; each is erased once the page holding its last copies
   // is programmed. Forward progress is certain while the plane has a block's worth of garbage,
   // which the plane live limit (plane_balance.h) and the GC reserve keep. True once two blocks
-  // are free (one for the host stream, GC's last one).
+  // are free (one for the host stream, GC's last one; with several GC streams, one more than
+  // there are streams).
   bool compact(uint32_t plane);
 
  private:
   void prefetch_mappings(BlockId victim) const;
   void relocate_page(PageId page, uint32_t plane, uint32_t& last_op);
-  // Moves a wholly valid page into the next GC page of its plane by copy-back.
-  void copy_back_page(PageId page, uint32_t plane);
+  // Moves a wholly valid page into the next page of `stream` on its plane by copy-back.
+  void copy_back_page(PageId page, uint32_t plane, UnitWriter& stream);
   // Moves a victim's valid units into the GC stream (stats, prefetch, relocations_done).
   void relocate_victim(BlockId victim, uint32_t plane, uint32_t& last_op);
   void erase_victim(BlockId victim, uint32_t after);
-  // compact(): erases the waiting victims once a GC program has put their last copies on flash.
-  void erase_waiting_if_programmed();
+  // compact(): erases the waiting victims once a GC program has put their last copies on flash
+  // (with several GC streams: once no stream is assembling a page on `plane` any more).
+  void erase_waiting_if_programmed(uint32_t plane);
+
+  // The GC stream a unit of `lun` goes into.
+  UnitWriter& stream_of(Lun lun) const;
+  // Over every GC stream: forget_last_program(), the latest program since (kNone when none),
+  // whether a page is being assembled on `plane`, pages programmed, close_page(plane).
+  void forget_last_programs();
+  uint32_t last_program() const;
+  bool assembling(uint32_t plane) const;
+  uint64_t programs() const;
+  void close_pages(uint32_t plane);
+  // Free blocks a plane keeps for GC: the host stream opens no block below one more than this.
+  uint32_t gc_blocks() const { return static_cast<uint32_t>(m_gc_writers.size()); }
 
   FlashBackend& m_backend;
   BlockManager& m_blocks;
-  UnitWriter& m_gc_writer;
+  std::vector<UnitWriter*> m_gc_writers;  // by stream; one unless the store has several streams
   MappingOwner& m_owner;
   const VictimPolicy& m_policy;
   FtlStats& m_stats;

@@ -20,6 +20,7 @@
 namespace ssd::ftl {
 
 class HashEngine;  // ftl/extent/vet/hash_engine.h
+class Oracle;      // ftl/core/oracle.h
 
 // One scheme-specific figure of the report: a count, or a mean (`whole` = false), or a word
 // (`text` not empty: a setting the reader must not miss, reported instead of the value), or a
@@ -63,6 +64,10 @@ struct SchemeContext {
   // The platform's hash-lookup engine (a timed platform's accelerator target), for a scheme
   // whose descriptor says it needs one (SchemeDescriptor::needs_hash_engine); else nullptr.
   HashEngine* hash_engine = nullptr;
+  // The integrity oracle (nullptr without one). Only a layer that keeps data by sector reads it:
+  // to know what the unit below holds under each sector it takes in (simulation bookkeeping
+  // standing in for the data bytes a real buffer holds, ftl/sector_log/sector_shadow.h).
+  const Oracle* oracle = nullptr;
 };
 
 }  // namespace ssd::ftl

@@ -1,26 +1,55 @@
 #include "ftl/core/page_store.h"
 
+#include <stdexcept>
+#include <string>
+
 #include "config/capacity.h"
 #include "ftl/core/plane_balance.h"
 
 namespace ssd::ftl {
 
+namespace {
+
+std::vector<UnitWriter> make_writers(FlashBackend& backend, BlockManager& blocks, OpClass op_class,
+                                     uint32_t count) {
+  if (count == 0 || count > PageStore::kMaxStreams) {
+    throw std::invalid_argument("PageStore: " + std::to_string(count) + " write streams; 1 to " +
+                                std::to_string(PageStore::kMaxStreams) + " are supported");
+  }
+  std::vector<UnitWriter> writers;
+  writers.reserve(count);
+  for (uint32_t s = 0; s < count; ++s) writers.emplace_back(backend, blocks, op_class);
+  return writers;
+}
+
+std::vector<UnitWriter*> pointers(std::vector<UnitWriter>& writers) {
+  std::vector<UnitWriter*> all;
+  for (UnitWriter& writer : writers) all.push_back(&writer);
+  return all;
+}
+
+}  // namespace
+
 PageStore::PageStore(const config::PlatformConfig& platform, FlashBackend& backend,
-                     MappingOwner& owner, FtlStats& stats)
+                     MappingOwner& owner, FtlStats& stats, uint32_t streams, uint32_t gc_streams)
     : m_backend(backend),
       m_blocks(backend.geometry(), config::gc_reserve_blocks_per_plane(platform)),
       m_policy(make_victim_policy(platform.ftl.gc_policy)),
-      m_host_writer(backend, m_blocks, OpClass::kHostWrite),
-      m_gc_writer(backend, m_blocks, OpClass::kGc),
+      m_host_writers(make_writers(backend, m_blocks, OpClass::kHostWrite, streams)),
+      m_gc_writers(
+          make_writers(backend, m_blocks, OpClass::kGc, gc_streams == 0 ? streams : gc_streams)),
       m_map_writer(backend, m_blocks, OpClass::kMapping),
-      m_gc(backend, m_blocks, m_gc_writer, owner, *m_policy, stats, gc_mode(platform.ftl.gc_mode),
-           platform.nand.copyback) {
-  m_host_writer.set_listener(&m_gc);
-  m_map_writer.set_listener(&m_gc);
-  m_host_writer.set_placement(placement_policy(platform.ftl.placement));
+      m_gc(backend, m_blocks, pointers(m_gc_writers), owner, *m_policy, stats,
+           gc_mode(platform.ftl.gc_mode), platform.nand.copyback) {
   // Placement alone lets a plane drift past what its GC can reclaim (a small plane under random
-  // overwrites); the host stream skips such a plane (plane_balance.h).
-  m_host_writer.set_plane_live_limit(plane_live_limit(platform, backend.geometry()));
+  // overwrites); the host streams skip such a plane (plane_balance.h).
+  const uint64_t live_limit = plane_live_limit(platform, backend.geometry());
+  for (UnitWriter& host : m_host_writers) {
+    host.set_listener(&m_gc);
+    host.set_placement(placement_policy(platform.ftl.placement));
+    host.set_plane_live_limit(live_limit);
+  }
+  m_map_writer.set_listener(&m_gc);
 }
 
 uint32_t PageStore::read(SlotId slot, uint32_t units, OpClass op_class, uint32_t after) {
@@ -29,9 +58,42 @@ uint32_t PageStore::read(SlotId slot, uint32_t units, OpClass op_class, uint32_t
   return m_backend.read(g.page_of_slot(slot), units, op_class, after);
 }
 
+void PageStore::read_units(const UnitSpan& span, const std::vector<SlotId>& table) {
+  const Geometry& g = geometry();
+  uint32_t i = 0;
+  while (i < span.count) {
+    const Lun lun = span.first + i;
+    const SlotId slot = table[lun];
+    if (slot == kNone) {  // never written or trimmed: reads as zeroes, no flash access
+      m_backend.deliver(lun, 0);
+      ++i;
+      continue;
+    }
+    // One flash read for the run of units that sit in the same page.
+    const PageId page = g.page_of_slot(slot);
+    uint32_t run = 1;
+    while (i + run < span.count && table[lun + run] != kNone &&
+           g.page_of_slot(table[lun + run]) == page) {
+      ++run;
+    }
+    read(slot, run, OpClass::kHostRead);
+    for (uint32_t k = 0; k < run; ++k) m_backend.deliver(lun + k, token(table[lun + k]));
+    i += run;
+  }
+}
+
 uint32_t PageStore::flush() {
-  const uint32_t host = m_host_writer.close_pages();
-  const uint32_t gc = m_gc_writer.close_pages();
+  // The last op of the last kind of stream that programmed anything: host, then GC, then map.
+  uint32_t host = kNone;
+  for (UnitWriter& writer : m_host_writers) {
+    const uint32_t op = writer.close_pages();
+    if (op != kNone) host = op;
+  }
+  uint32_t gc = kNone;
+  for (UnitWriter& writer : m_gc_writers) {
+    const uint32_t op = writer.close_pages();
+    if (op != kNone) gc = op;
+  }
   const uint32_t map = m_map_writer.close_pages();
   return map != kNone ? map : gc != kNone ? gc : host;
 }

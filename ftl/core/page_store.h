@@ -1,17 +1,24 @@
-// Page-granular flash management that the page-level schemes (page mapping, DFTL, VET, EMT)
+// Page-granular flash management that the page-level schemes (page mapping, DFTL, VET, EMT, DAC)
 // share: block pools, the host and GC write streams, greedy GC on the plane that runs short, and
 // reading units back whether they are on flash or still in a page being assembled in DRAM.
 // The scheme keeps the mapping and answers GC through MappingOwner.
+// A scheme that separates data by hotness (DAC, ftl/dac/) asks for several streams: host streams
+// and GC streams, each with its own open block per plane. It writes host data with
+// write_in_stream() and names the GC stream of each unit GC moves
+// (MappingOwner::relocation_stream). Blocks are opened lazily, so a stream never written holds
+// none. page_store_rules.h states what a platform must hold for the streams.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "config/platform_config.h"
 #include "ftl/core/block_manager.h"
 #include "ftl/core/flash_backend.h"
 #include "ftl/core/ftl_stats.h"
 #include "ftl/core/garbage_collector.h"
+#include "ftl/core/unit_span.h"
 #include "ftl/core/unit_writer.h"
 #include "ftl/core/victim_policy.h"
 
@@ -19,20 +26,29 @@ namespace ssd::ftl {
 
 class PageStore {
  public:
+  // `streams`: host write streams, 1 to kMaxStreams; `gc_streams`: GC streams (the values
+  // MappingOwner::relocation_stream may answer), 1 to kMaxStreams, 0 = as many as `streams`.
   PageStore(const config::PlatformConfig& platform, FlashBackend& backend, MappingOwner& owner,
-            FtlStats& stats);
+            FtlStats& stats, uint32_t streams = 1, uint32_t gc_streams = 0);
+
+  static constexpr uint32_t kMaxStreams = 8;
 
   // Spare words per page this store writes (one LUN per unit).
   static uint32_t spare_words(const Geometry& geometry) { return geometry.units_per_page; }
 
   // Writes one unit of host data; may run GC first. `after`: the op the program waits for.
   SlotId write(Lun lun, Token token, uint32_t after = kNone) {
-    return m_host_writer.append(lun, token, after);
+    return m_host_writers[0].append(lun, token, after);
   }
+  // The same in host stream `stream` (below streams()): its own open block per plane.
+  SlotId write_in_stream(uint32_t stream, Lun lun, Token token, uint32_t after = kNone) {
+    return m_host_writers[stream].append(lun, token, after);
+  }
+  uint32_t streams() const { return static_cast<uint32_t>(m_host_writers.size()); }
   // Writes one unit of mapping metadata (e.g. a translation page) in the host stream, under
   // `key` (a number beyond the logical units, which GC hands back to the scheme).
   SlotId write_mapping(Lun key, Token token, uint32_t after = kNone) {
-    return m_host_writer.append(key, token, after, OpClass::kMapping);
+    return m_host_writers[0].append(key, token, after, OpClass::kMapping);
   }
   // Writes one unit of mapping metadata in the mapping stream: its own open blocks, so map pages
   // are written apart from data (a page-mapped FTL's translation region, ftl/page/map_sync.h);
@@ -44,7 +60,7 @@ class PageStore {
   // geometry().plane_in_stripe_order(k)), for schemes that keep a request's units together:
   // consecutive units on one plane get consecutive slots until the plane's open block is full.
   SlotId write_on_plane(uint32_t plane, Lun lun, Token token, uint32_t after = kNone) {
-    return m_host_writer.append_on_plane(plane, lun, token, after);
+    return m_host_writers[0].append_on_plane(plane, lun, token, after);
   }
   // The unit in `slot` is stale (overwritten or trimmed).
   void invalidate(SlotId slot) { m_blocks.remove_valid(slot); }
@@ -52,29 +68,44 @@ class PageStore {
   // Reads `units` consecutive units of one page starting at `slot`, recording a flash read, or a
   // DRAM read when the page is still being assembled. Returns the op index.
   uint32_t read(SlotId slot, uint32_t units, OpClass op_class, uint32_t after = kNone);
+  // Reads the units of `span` where `table` (unit -> slot, kNone = unmapped) puts them and
+  // delivers each: one read per run of units in the same page; an unmapped unit reads as zeroes
+  // with no flash access. A page-mapped scheme's whole read path.
+  void read_units(const UnitSpan& span, const std::vector<SlotId>& table);
   // The unit's content token, wherever it is (no operation recorded).
   Token token(SlotId slot) const {
-    if (m_host_writer.holds(slot)) return m_host_writer.buffered_token(slot);
-    if (m_gc_writer.holds(slot)) return m_gc_writer.buffered_token(slot);
-    if (m_map_writer.holds(slot)) return m_map_writer.buffered_token(slot);
+    if (const UnitWriter* writer = holder(slot)) return writer->buffered_token(slot);
     return m_backend.flash().token(slot);
   }
-  bool buffered(SlotId slot) const {
-    return m_host_writer.holds(slot) || m_gc_writer.holds(slot) || m_map_writer.holds(slot);
-  }
+  bool buffered(SlotId slot) const { return holder(slot) != nullptr; }
 
   // Programs every page still being assembled (padding empty slots). Returns the last op or kNone.
   uint32_t flush();
 
   const BlockManager& blocks() const { return m_blocks; }
+  // Erased blocks for a layer above the scheme (BlockManager::lend_block, take_back).
+  BlockId lend_block(uint32_t plane) { return m_blocks.lend_block(plane); }
+  void take_back(BlockId block) { m_blocks.take_back(block); }
   const Geometry& geometry() const { return m_blocks.geometry(); }
 
  private:
+  // The stream assembling the page `slot` is in (nullptr: the slot is on flash or free).
+  const UnitWriter* holder(SlotId slot) const {
+    for (const UnitWriter& writer : m_host_writers) {
+      if (writer.holds(slot)) return &writer;
+    }
+    for (const UnitWriter& writer : m_gc_writers) {
+      if (writer.holds(slot)) return &writer;
+    }
+    return m_map_writer.holds(slot) ? &m_map_writer : nullptr;
+  }
+
   FlashBackend& m_backend;
   BlockManager m_blocks;
   std::unique_ptr<VictimPolicy> m_policy;
-  UnitWriter m_host_writer;
-  UnitWriter m_gc_writer;
+  // By stream; never resized after construction (the collector holds pointers into m_gc_writers).
+  std::vector<UnitWriter> m_host_writers;
+  std::vector<UnitWriter> m_gc_writers;
   UnitWriter m_map_writer;  // used only by schemes that call write_map()
   GarbageCollector m_gc;
 };

@@ -40,6 +40,10 @@ struct SchemeDescriptor {
   // Whether the scheme sends commands to the platform's hash engine (SchemeContext::hash_engine)
   // with these settings (none: never).
   std::function<bool(const config::PlatformConfig&)> needs_hash_engine;
+  // Whether the scheme, with these settings, keeps data by sector: a layer above it
+  // (ftl/sector_log/) assembles units from sectors, and the oracle must check sectors (none:
+  // never).
+  std::function<bool(const config::PlatformConfig&)> sector_granular;
   // The figures mapping_figures() returns, in its order.
   std::vector<FigureDoc> figures;
   // Bytes of host memory the simulator needs for the scheme's own state on this device (tables,

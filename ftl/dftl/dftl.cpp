@@ -165,7 +165,7 @@ void Dftl::write(const HostCommand& command) {
   m_backend.dram(true, span.count * m_slot_bytes, OpClass::kHostWrite);
   for (uint32_t i = 0; i < span.count; ++i) {
     const Lun lun = span.first + i;
-    const uint32_t mask = span.mask_of(i);
+    const SectorMask mask = span.mask_of(i);
     uint32_t after = kNone;
     const SlotId old = lookup(lun, OpClass::kHostWrite, after);
     Token previous = 0;

@@ -111,7 +111,7 @@ void ExtentFtl::prepare_partial_units(const HostCommand& command) {
       unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
   const auto prepare = [&](uint32_t index, UnitData& data) {
     const Lun lun = span.first + index;
-    const uint32_t mask = span.mask_of(index);
+    const SectorMask mask = span.mask_of(index);
     Token previous = 0;
     data.after = kNone;
     if (mask != span.full_mask) {  // read-modify-write of a partial unit

@@ -76,7 +76,7 @@ void BlockScheme::write(const HostCommand& command) {
     uint32_t after = kNone;
     for (uint32_t k = 0; k < run; ++k) {
       const Lun lun = run_first + k;
-      const uint32_t mask = span.mask_of(i + k);
+      const SectorMask mask = span.mask_of(i + k);
       Token previous = 0;
       if (mask != span.full_mask && m_valid.valid(lun)) {  // read-modify-write of a partial unit
         uint32_t lookup = kNone;

@@ -6,6 +6,8 @@
 #include "ftl/page/map_sync.h"
 #include "ftl/page/page_mapping.h"
 #include "ftl/page/page_settings.h"
+#include "ftl/sector_log/sector_layer_descriptor.h"
+#include "ftl/sector_log/sector_log_settings.h"
 
 namespace ssd::ftl {
 
@@ -13,11 +15,13 @@ SchemeDescriptor page_descriptor() {
   SchemeDescriptor d;
   d.name = "page";
   d.summary = "page mapping: one table entry per mapping unit in DRAM (docs/ftl.md)";
-  d.settings = settings_of<PageSettings>;
+  d.settings = settings_of<PageSettings, SectorLogSettings, WriteBufferSettings>;
   d.check = [](const config::PlatformConfig& p) -> std::optional<config::KeyProblem> {
     if (auto problem = check_page_granular(p)) return problem;
+    if (auto problem = check_sector_layer(p)) return problem;
     return check_map_layout(p);
   };
+  d.sector_granular = sector_layer_on;
   d.spare_words = PageStore::spare_words;
   d.figures = {{"map_sync",
                 "what a flush does with the table (ftl.page.map_sync): none (the "
@@ -27,9 +31,11 @@ SchemeDescriptor page_descriptor() {
     // The table; with a durable map also what its pages and NVRAM copies say, and dirty bits.
     const bool durable = map_layout(p, g).policy != MapSyncPolicy::kNone;
     return g.logical_units * sizeof(SlotId) * (durable ? 3 : 1) +
-           (durable ? g.logical_units / 8 : 0);
+           (durable ? g.logical_units / 8 : 0) + sector_layer_simulator_bytes(p, g);
   };
-  d.create = [](const SchemeContext& c) { return std::make_unique<PageMapping>(c); };
+  d.create = [](const SchemeContext& c) {
+    return with_sector_layer(c, std::make_unique<PageMapping>(c));
+  };
   return d;
 }
 

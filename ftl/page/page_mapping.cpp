@@ -36,26 +36,7 @@ void PageMapping::read(const HostCommand& command) {
       unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
   m_backend.cpu().table_lookups += span.count;
   m_backend.dram(false, span.count * m_entry_bytes, OpClass::kHostRead);
-  uint32_t i = 0;
-  while (i < span.count) {
-    const Lun lun = span.first + i;
-    const SlotId slot = m_l2p[lun];
-    if (slot == kNone) {  // never written or trimmed: reads as zeroes, no flash access
-      m_backend.deliver(lun, 0);
-      ++i;
-      continue;
-    }
-    // One flash read for the run of units that sit in the same page.
-    const PageId page = m_geometry.page_of_slot(slot);
-    uint32_t run = 1;
-    while (i + run < span.count && m_l2p[lun + run] != kNone &&
-           m_geometry.page_of_slot(m_l2p[lun + run]) == page) {
-      ++run;
-    }
-    m_store.read(slot, run, OpClass::kHostRead);
-    for (uint32_t k = 0; k < run; ++k) m_backend.deliver(lun + k, m_store.token(m_l2p[lun + k]));
-    i += run;
-  }
+  m_store.read_units(span, m_l2p);
 }
 
 void PageMapping::write(const HostCommand& command) {
@@ -65,14 +46,16 @@ void PageMapping::write(const HostCommand& command) {
   m_backend.dram(true, span.count * m_entry_bytes, OpClass::kHostWrite);
   for (uint32_t i = 0; i < span.count; ++i) {
     const Lun lun = span.first + i;
-    const uint32_t mask = span.mask_of(i);
+    const SectorMask mask = span.mask_of(i);
     Token previous = 0;
     uint32_t after = kNone;
     if (mask != span.full_mask && m_l2p[lun] != kNone) {  // read-modify-write of a partial unit
       after = m_store.read(m_l2p[lun], 1, OpClass::kHostWrite);
       previous = m_store.token(m_l2p[lun]);
     }
-    const Token token = written_token(previous, command.id, lun, mask, span.full_mask);
+    const Token token = command.unit_tokens != nullptr
+                            ? command.unit_tokens[i]
+                            : written_token(previous, command.id, lun, mask, span.full_mask);
     const SlotId slot = m_store.write(lun, token, after);
     // Look the old slot up only now: GC run by this write may have moved the unit.
     if (m_l2p[lun] != kNone) m_store.invalidate(m_l2p[lun]);

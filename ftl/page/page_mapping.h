@@ -13,13 +13,14 @@
 #include <memory>
 #include <vector>
 
+#include "ftl/core/block_lender.h"
 #include "ftl/core/mapping_scheme.h"
 #include "ftl/core/page_store.h"
 #include "ftl/page/map_sync.h"
 
 namespace ssd::ftl {
 
-class PageMapping final : public MappingScheme, private MappingOwner {
+class PageMapping final : public MappingScheme, public BlockLender, private MappingOwner {
  public:
   explicit PageMapping(const SchemeContext& context);
 
@@ -32,6 +33,10 @@ class PageMapping final : public MappingScheme, private MappingOwner {
   // Entries x the bytes a controller needs to name every physical slot.
   uint64_t mapping_memory_bytes() const override;
   std::vector<MappingFigure> mapping_figures() const override;
+
+  // Blocks for the sector log's data region (ftl/sector_log/).
+  BlockId lend_block(uint32_t plane) override { return m_store.lend_block(plane); }
+  void take_back(BlockId block) override { m_store.take_back(block); }
 
   SlotId slot_of(Lun lun) const { return m_l2p[lun]; }
   const PageStore& store() const { return m_store; }

@@ -89,6 +89,32 @@ const std::vector<RunReport::MappingFigure>& scheme_mapping_figures() {
       {"miw_writes", 4, true},
       {"pmd_pages", 40, true},
       {"pt_pages", 12, true},
+      // DAC's (ftl/dac/dac_descriptor.cpp).
+      {"regions", 4, true},
+      {"young_writes", 1000, true},
+      {"promotions", 20, true},
+      {"demotions", 15, true},
+      {"host_units_by_region", 0, true, {}, {10, 20, 5, 1}},
+      {"gc_units_by_region", 0, true, {}, {4, 3, 2}},
+      {"live_units_by_region", 0, true, {}, {50, 30, 10, 5}},
+      // The sector layer's (ftl/sector_log/sector_layer_descriptor.cpp), after page's or DAC's.
+      {"subpage_writes", 90, true},
+      {"buffer_hit_ratio", 0.25, false},
+      {"buffer_evictions", 70, true},
+      {"dram_peak_bytes", 65536, true},
+      {"ftl_page_reads", 30, true},
+      {"ftl_page_writes", 35, true},
+      {"merge_reads", 9, true},
+      {"log_writes", 60, true},
+      {"log_hit_ratio", 0.5, false},
+      {"log_page_programs", 12, true},
+      {"log_page_reads", 14, true},
+      {"log_erases", 2, true},
+      {"log_evictions", 11, true},
+      {"log_eviction_sectors", 3.5, false},
+      {"sector_map_peak_bytes", 4096, true},
+      {"hash_searches", 100, true},
+      {"hash_search_length", 1.25, false},
   };
   return figures;
 }

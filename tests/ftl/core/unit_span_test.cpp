@@ -34,6 +34,17 @@ TEST(UnitSpan, ThirtyTwoSectorUnits) {
   EXPECT_EQ(span.mask_of(1), 0xffffffffu);
 }
 
+TEST(UnitSpan, SixtyFourSectorUnits) {  // 32 KiB pages of 512-byte sectors
+  const UnitSpan whole = unit_span(64, 128, 64);
+  EXPECT_EQ(whole.count, 2u);
+  EXPECT_EQ(whole.full_mask, ~uint64_t{0});
+  EXPECT_EQ(whole.mask_of(0), ~uint64_t{0});
+  const UnitSpan high = unit_span(64 + 40, 30, 64);  // sectors 40..63 of unit 1, 0..5 of unit 2
+  EXPECT_EQ(high.first, 1u);
+  EXPECT_EQ(high.head_mask, ((uint64_t{1} << 24) - 1) << 40);
+  EXPECT_EQ(high.tail_mask, 0x3fu);
+}
+
 TEST(UnitSpan, EmptyRange) { EXPECT_EQ(unit_span(7, 0, 8).count, 0u); }
 
 }  // namespace

@@ -1,0 +1,140 @@
+#include "ftl/dac/dac_ftl.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "ftl/core/content_token.h"
+#include "ftl/core/memory_sizes.h"
+#include "ftl/core/unit_span.h"
+#include "ftl/dac/dac_settings.h"
+
+namespace ssd::ftl {
+
+uint32_t DacFtl::metadata_bits_per_unit(uint32_t regions) {
+  if (regions <= 1) return 0;
+  uint32_t region_bits = 0;
+  while ((1u << region_bits) < regions) ++region_bits;
+  return region_bits + 32;
+}
+
+uint64_t DacFtl::young_threshold(uint64_t young_writes, uint64_t logical_units) {
+  if (young_writes != 0) return young_writes;
+  return std::max<uint64_t>(1, logical_units / 4);
+}
+
+DacFtl::DacFtl(const SchemeContext& context)
+    : m_backend(context.backend),
+      m_geometry(context.backend.geometry()),
+      m_regions(context.platform.ftl.settings.get<DacSettings>().regions),
+      m_first_region(context.platform.ftl.settings.get<DacSettings>().first_region),
+      m_young(young_threshold(context.platform.ftl.settings.get<DacSettings>().young_writes,
+                              m_geometry.logical_units)),
+      m_l2p(m_geometry.logical_units, kNone),
+      m_region(m_geometry.logical_units, 0),
+      m_stamp(m_regions > 1 ? m_geometry.logical_units : 0, 0),
+      m_store(context.platform, context.backend, *this, m_stats, m_regions, gc_streams(m_regions)),
+      m_entry_bytes(bytes_to_name(m_geometry.slots())),
+      m_metadata_bytes((metadata_bits_per_unit(m_regions) + 7) / 8),
+      m_host_units(m_regions, 0),
+      m_gc_units(m_regions, 0) {
+  // The descriptor's rules refuse these before a run; a platform built in code meets them here.
+  if (m_first_region >= m_regions) {
+    throw std::invalid_argument("ftl.dac.first_region (" + std::to_string(m_first_region) +
+                                ") must be below ftl.dac.regions (" + std::to_string(m_regions) +
+                                ")");
+  }
+}
+
+uint64_t DacFtl::mapping_memory_bytes() const {
+  const uint64_t units = m_geometry.logical_units;
+  return units * m_entry_bytes + (units * metadata_bits_per_unit(m_regions) + 7) / 8;
+}
+
+std::vector<MappingFigure> DacFtl::mapping_figures() const {
+  std::vector<uint64_t> live(m_regions, 0);
+  for (Lun lun = 0; lun < m_geometry.logical_units; ++lun) {
+    if (m_l2p[lun] != kNone) ++live[m_region[lun]];
+  }
+  return {{"regions", double(m_regions)},
+          {"young_writes", double(m_young)},
+          {"promotions", double(m_promotions)},
+          {"demotions", double(m_demotions)},
+          {"host_units_by_region", 0.0, true, {}, m_host_units},
+          {"gc_units_by_region", 0.0, true, {}, m_gc_units},
+          {"live_units_by_region", 0.0, true, {}, live}};
+}
+
+void DacFtl::relocate(Lun lun, SlotId /*from*/, SlotId to) {
+  m_l2p[lun] = to;
+  // The copy went into the GC stream relocation_stream() named: one region colder.
+  if (m_region[lun] > 0) {
+    --m_region[lun];
+    ++m_demotions;
+  }
+  ++m_gc_units[m_region[lun]];
+}
+
+void DacFtl::read(const HostCommand& command) {
+  const UnitSpan span =
+      unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  m_backend.cpu().table_lookups += span.count;
+  m_backend.dram(false, span.count * m_entry_bytes, OpClass::kHostRead);
+  m_store.read_units(span, m_l2p);
+}
+
+void DacFtl::write(const HostCommand& command) {
+  const UnitSpan span =
+      unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  m_backend.cpu().table_lookups += span.count;
+  // The table entry, and the region and stamp each unit's placement reads and updates.
+  m_backend.dram(true, span.count * (m_entry_bytes + m_metadata_bytes), OpClass::kHostWrite);
+  for (uint32_t i = 0; i < span.count; ++i) {
+    const Lun lun = span.first + i;
+    const SectorMask mask = span.mask_of(i);
+    Token previous = 0;
+    uint32_t after = kNone;
+    if (mask != span.full_mask && m_l2p[lun] != kNone) {  // read-modify-write of a partial unit
+      after = m_store.read(m_l2p[lun], 1, OpClass::kHostWrite);
+      previous = m_store.token(m_l2p[lun]);
+    }
+    const Token token = command.unit_tokens
+                            ? command.unit_tokens[i]
+                            : written_token(previous, command.id, lun, mask, span.full_mask);
+    // The region: a unit never written (or trimmed) starts in the first region; a young rewrite
+    // climbs one region; any other rewrite stays where the unit is.
+    const uint32_t now = ++m_clock;
+    uint32_t region = m_first_region;
+    if (m_l2p[lun] != kNone) {
+      region = m_region[lun];
+      const uint32_t age = now - m_stamp[lun];  // modulo 2^32, as the controller's counter
+      if (region + 1 < m_regions && age <= m_young) {
+        ++region;
+        ++m_promotions;
+      }
+    }
+    const SlotId slot = m_store.write_in_stream(region, lun, token, after);
+    // Look the old slot up only now: GC run by this write may have moved the unit.
+    if (m_l2p[lun] != kNone) m_store.invalidate(m_l2p[lun]);
+    m_l2p[lun] = slot;
+    m_region[lun] = static_cast<uint8_t>(region);
+    if (m_regions > 1) m_stamp[lun] = now;
+    ++m_host_units[region];
+  }
+}
+
+void DacFtl::trim(const HostCommand& command) {
+  const UnitSpan span =
+      unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  m_backend.cpu().table_lookups += span.count;
+  for (uint32_t i = 0; i < span.count; ++i) {
+    const Lun lun = span.first + i;
+    if (span.mask_of(i) != span.full_mask || m_l2p[lun] == kNone) continue;
+    m_store.invalidate(m_l2p[lun]);
+    m_l2p[lun] = kNone;  // its region and stamp no longer count: the next write starts over
+  }
+}
+
+void DacFtl::flush(const HostCommand& /*command*/) { m_store.flush(); }
+
+}  // namespace ssd::ftl

@@ -1,0 +1,117 @@
+// The sector layer (shared/papers/sector-log.md): between the host and a page-granular scheme,
+// the DRAM write buffer (write_buffer.h) and, when ftl.sector_log.size_bytes > 0, the sector log
+// (sector_log.h). It turns host commands of any sector range into whole-page commands for the
+// scheme below (a "page" here is the scheme's mapping unit):
+//   write: into the buffer (a hit merges); a buffer victim with every sector written goes to the
+//          scheme whole, one with some goes to the sector log, or, without a log, to the scheme
+//          as a read-modify-write. Without a buffer, writes take that path at once.
+//   read:  each sector from the newest place that holds it (buffer, log, scheme); the scheme's
+//          page is read only when the layer does not hold every sector asked for.
+//   flush: the buffer written down, the log's page buffer programmed, then the scheme's flush.
+//   trim:  whole pages forgotten everywhere, then trimmed below.
+// DRAM: the buffer holds as many pages as ftl.write_buffer.bytes leaves beside the sector map
+// and page buffer (the paper shares 64 MB between them); it shrinks as the map grows, and when the
+// map alone would not fit, the log cleans its tail block early.
+//
+// Content: the layer keeps data by sector, so content tokens are sector-granular
+// (content_token.h) and the oracle checks sectors. To merge sectors into the scheme's copy of a
+// page, whose token sums all its sectors, the layer must know what that copy holds under the
+// sectors it replaces: SectorShadow records it from the oracle when a sector first enters the
+// layer (simulation bookkeeping standing in for the bytes a real controller reads back; it is not
+// counted as controller memory). A merge with the wrong copy, or a sector from the wrong place,
+// still gives a token the oracle did not compute.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "ftl/core/block_lender.h"
+#include "ftl/core/mapping_scheme.h"
+#include "ftl/core/oracle.h"
+#include "ftl/sector_log/sector_log.h"
+#include "ftl/sector_log/token_pool.h"
+#include "ftl/sector_log/write_buffer.h"
+
+namespace ssd::ftl {
+
+struct SectorLayerCounts {
+  uint64_t host_writes = 0;          // host write commands' pages (one per page touched)
+  uint64_t host_subpage_writes = 0;  // ... that covered part of the page
+  uint64_t buffer_hits = 0;          // pages written that the buffer held already
+  uint64_t buffer_evictions = 0;
+  uint64_t ftl_page_reads = 0;    // pages read from the scheme below (host reads, merges)
+  uint64_t ftl_page_writes = 0;   // pages written to the scheme below
+  uint64_t merge_reads = 0;       // ... reads of them made to merge sectors into a page
+  uint64_t reads_from_layer = 0;  // pages a host read served without the scheme
+};
+
+class SectorLayer final : public MappingScheme, private SectorLog::MergeSink {
+ public:
+  // Wraps `below`, which lends blocks through `lender` (the same object).
+  SectorLayer(const SchemeContext& context, std::unique_ptr<MappingScheme> below,
+              BlockLender& lender);
+
+  void read(const HostCommand& command) override;
+  void write(const HostCommand& command) override;
+  void trim(const HostCommand& command) override;
+  void flush(const HostCommand& command) override;
+
+  const FtlStats& stats() const override { return m_below->stats(); }
+  // The scheme's mapping plus the sector map (the buffer's data pages are not mapping).
+  uint64_t mapping_memory_bytes() const override;
+  std::optional<double> cache_hit_ratio() const override { return m_below->cache_hit_ratio(); }
+  std::vector<MappingFigure> mapping_figures() const override;
+
+  const MappingScheme& below() const { return *m_below; }
+  const WriteBuffer& buffer() const { return m_buffer; }
+  const SectorLog* log() const { return m_log ? &*m_log : nullptr; }
+  const SectorLayerCounts& counts() const { return m_counts; }
+  // Pages the buffer may hold now, and the DRAM the layer uses (buffer + map + page buffer).
+  uint64_t buffer_capacity_pages() const;
+  uint64_t dram_bytes() const;
+  uint64_t peak_dram_bytes() const { return m_peak_dram; }
+
+ private:
+  // What the scheme's copy of a page holds under the sectors the layer holds of it.
+  struct Shadow {
+    uint32_t tokens;  // TokenPool index: per sector of the unit
+    uint64_t known;   // sectors recorded
+  };
+
+  void merge_to_ftl(Lun lpn, uint64_t sectors, const Token* tokens) override;
+  // The buffer's way down for a victim, and the path writes take without a buffer.
+  void write_down(Lun lpn, uint64_t sectors, const Token* tokens);
+  // Writes `lpn` whole below with `token`.
+  void write_page_below(Lun lpn, Token token);
+  // Reads `lpn` whole from below; returns its token.
+  Token read_page_below(Lun lpn, OpClass op_class);
+  // Records, for sectors of `lpn` the layer did not hold, what the scheme's copy has there.
+  void note_entering(Lun lpn, uint64_t sectors);
+  // The scheme's copy of `lpn` now holds `tokens` on `sectors` (a merge wrote it).
+  void note_written_below(Lun lpn, uint64_t sectors, const Token* tokens);
+  // Forgets the shadow of `lpn` once the layer holds none of its sectors.
+  void prune_shadow(Lun lpn);
+  Token shadow_sum(Lun lpn, uint64_t sectors) const;
+  uint64_t held_uncounted(Lun lpn) const;
+  // Evicts buffer pages (and cleans log blocks) until the layer fits its DRAM.
+  void fit_dram();
+  void take_map_work();
+
+  FlashBackend& m_backend;
+  const Geometry& m_geometry;
+  const Oracle* m_oracle;
+  std::unique_ptr<MappingScheme> m_below;
+  uint64_t m_dram_budget;  // 0: no buffer, no limit
+  WriteBuffer m_buffer;
+  std::optional<SectorLog> m_log;
+  TokenPool m_shadow_tokens;
+  std::unordered_map<Lun, Shadow> m_shadow;
+  std::vector<Token> m_tokens;  // scratch: one unit's sector tokens
+  SectorLayerCounts m_counts;
+  uint64_t m_peak_dram = 0;
+};
+
+}  // namespace ssd::ftl

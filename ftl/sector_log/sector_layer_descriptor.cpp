@@ -1,0 +1,110 @@
+#include "ftl/sector_log/sector_layer_descriptor.h"
+
+#include <string>
+
+#include "config/capacity.h"
+#include "ftl/sector_log/sector_log_settings.h"
+
+namespace ssd::ftl {
+
+namespace {
+
+uint64_t block_bytes(const config::PlatformConfig& p) {
+  return uint64_t{p.nand.pages_per_block} * p.nand.page_bytes;
+}
+
+uint64_t planes(const config::PlatformConfig& p) {
+  const config::NandConfig& n = p.nand;
+  return uint64_t{n.channels} * n.chips_per_channel * n.dies_per_chip * n.planes_per_die;
+}
+
+}  // namespace
+
+bool sector_layer_on(const config::PlatformConfig& platform) {
+  return platform.ftl.settings.get<SectorLogSettings>().size_bytes > 0 ||
+         platform.ftl.settings.get<WriteBufferSettings>().bytes > 0;
+}
+
+std::optional<config::KeyProblem> check_sector_layer(const config::PlatformConfig& p,
+                                                     uint64_t scheme_blocks) {
+  const SectorLogSettings& log = p.ftl.settings.get<SectorLogSettings>();
+  const uint64_t dram = p.ftl.settings.get<WriteBufferSettings>().bytes;
+  if (log.size_bytes == 0) return std::nullopt;
+  const uint64_t block = block_bytes(p);
+  if (log.size_bytes % block != 0 || log.size_bytes / block < 2) {
+    return config::KeyProblem{"ftl.sector_log.size_bytes",
+                              "must be a whole number of blocks, at least two (a block is " +
+                                  std::to_string(block) + " bytes; got " +
+                                  std::to_string(log.size_bytes) + ")"};
+  }
+  // The log's blocks come out of the FTL's spare blocks, beside the GC reserve and the scheme's
+  // open blocks.
+  const uint64_t blocks = log.size_bytes / block;
+  const uint64_t per_plane = (blocks + planes(p) - 1) / planes(p);
+  const uint64_t spare = config::over_provisioned_blocks_per_plane(p);
+  if (scheme_blocks == 0) scheme_blocks = config::gc_reserve_blocks_per_plane(p) + 2;
+  const uint64_t needed = per_plane + scheme_blocks;
+  if (needed > spare) {
+    return config::KeyProblem{
+        "ftl.sector_log.size_bytes",
+        "takes " + std::to_string(per_plane) + " blocks per plane out of the " +
+            std::to_string(spare) + " the FTL keeps spare (ftl.over_provisioning), which also " +
+            "keeps " + std::to_string(scheme_blocks) +
+            " for the scheme's GC reserve and open blocks: raise ftl.over_provisioning or "
+            "shrink the log"};
+  }
+  if (dram > 0) {
+    // The map's bucket array, the page buffer, and the entries of one block's sectors: what the
+    // layer must be able to hold while it cleans its tail block.
+    const uint64_t unit = config::mapping_unit_bytes(p);
+    const uint64_t sectors_per_unit = unit / p.nand.sector_bytes;
+    const uint64_t pages = blocks * p.nand.pages_per_block;
+    const uint64_t buckets = log.hash_buckets != 0 ? log.hash_buckets : pages;
+    const uint64_t block_sectors = block / p.nand.sector_bytes;
+    const uint64_t least =
+        buckets * 4 + p.nand.page_bytes + 2 * block_sectors * (8 + sectors_per_unit * 4) + unit;
+    if (dram < least) {
+      return config::KeyProblem{"ftl.write_buffer.bytes",
+                                "must hold the sector map of two log blocks, its buckets and the "
+                                "page buffer: at least " +
+                                    std::to_string(least) + " bytes (got " + std::to_string(dram) +
+                                    ")"};
+    }
+  }
+  return std::nullopt;
+}
+
+const std::vector<FigureDoc>& sector_layer_figure_docs() {
+  static const std::vector<FigureDoc> docs = {
+      {"subpage_writes", "pages host writes covered only in part (sub-page writes)"},
+      {"buffer_hit_ratio", "share of pages written that the write buffer held already"},
+      {"buffer_evictions", "pages the write buffer evicted (written down)"},
+      {"dram_peak_bytes", "most DRAM the write buffer, sector map and page buffer held at once"},
+      {"ftl_page_reads", "pages the layer read from the scheme below (host reads and merges)"},
+      {"ftl_page_writes", "pages the layer wrote to the scheme below"},
+      {"merge_reads", "reads of the scheme's copy made to merge sectors into a page"},
+      {"log_writes", "sub-page writes the sector log took in"},
+      {"log_hit_ratio",
+       "share of them whose every sector the log held already (the paper's table 2 hit ratio)"},
+      {"log_page_programs", "sector-log pages programmed (Writes_SL)"},
+      {"log_page_reads", "sector-log pages read (host reads and merges)"},
+      {"log_erases", "sector-log blocks cleaned and erased"},
+      {"log_evictions", "logical pages merged out of the log to the scheme (Evicts_SL)"},
+      {"log_eviction_sectors", "mean logged sectors per eviction (the paper's table 2 size)"},
+      {"sector_map_peak_bytes", "most DRAM the sector map took (the paper's table 5)"},
+      {"hash_searches", "sector-map searches"},
+      {"hash_search_length", "mean entries a search visited (the paper's table 6)"},
+  };
+  return docs;
+}
+
+uint64_t sector_layer_simulator_bytes(const config::PlatformConfig& p, const Geometry& g) {
+  if (!sector_layer_on(p)) return 0;
+  const uint64_t log_sectors = p.ftl.settings.get<SectorLogSettings>().size_bytes / g.sector_bytes;
+  const uint64_t buffer_pages = p.ftl.settings.get<WriteBufferSettings>().bytes / g.unit_bytes;
+  const uint64_t per_page = 4ull * g.sectors_per_unit + 48;  // tokens + bookkeeping
+  // Log slots (page, sector, token), map entries, buffered pages, shadows of both.
+  return log_sectors * 9 + log_sectors * per_page + 2 * buffer_pages * per_page;
+}
+
+}  // namespace ssd::ftl

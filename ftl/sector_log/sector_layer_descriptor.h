@@ -1,0 +1,44 @@
+// What a page-granular scheme's descriptor needs to offer the sector layer (sector_layer.h)
+// above it: the rules, the figures, the simulator's memory for it, and the wrapping. A scheme
+// that supports the layer lists SectorLogSettings and WriteBufferSettings among its settings and
+// calls these (ftl/page/page_descriptor.cpp, ftl/dac/dac_descriptor.cpp).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "config/key_def.h"
+#include "config/platform_config.h"
+#include "ftl/core/block_lender.h"
+#include "ftl/core/geometry.h"
+#include "ftl/core/mapping_scheme.h"
+#include "ftl/core/scheme_descriptor.h"
+#include "ftl/sector_log/sector_layer.h"
+
+namespace ssd::ftl {
+
+// Whether the platform puts the layer on (a write buffer or a sector log).
+bool sector_layer_on(const config::PlatformConfig& platform);
+// The layer's rules: its log must be whole blocks, at least two, and fit in the FTL's spare
+// blocks beside what the scheme needs of them per plane (`scheme_blocks`; 0: page mapping's GC
+// reserve plus its host and GC open blocks); the DRAM must hold the sector map of two log blocks.
+std::optional<config::KeyProblem> check_sector_layer(const config::PlatformConfig& platform,
+                                                     uint64_t scheme_blocks = 0);
+// The figures the layer adds after the scheme's own (report.json "mapping.<name>").
+const std::vector<FigureDoc>& sector_layer_figure_docs();
+// Host memory for the layer's state (log slots, map, buffer, shadow), estimated up front.
+uint64_t sector_layer_simulator_bytes(const config::PlatformConfig& platform,
+                                      const Geometry& geometry);
+
+// `scheme` with the layer above it when the platform puts it on, else `scheme` itself.
+template <class Scheme>
+std::unique_ptr<MappingScheme> with_sector_layer(const SchemeContext& context,
+                                                 std::unique_ptr<Scheme> scheme) {
+  if (!sector_layer_on(context.platform)) return scheme;
+  BlockLender& lender = *scheme;
+  return std::make_unique<SectorLayer>(context, std::move(scheme), lender);
+}
+
+}  // namespace ssd::ftl
