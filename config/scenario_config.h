@@ -9,9 +9,13 @@
 namespace ssd::config {
 
 struct WorkloadConfig {
-  std::string kind = "synthetic";           // workload.kind: "synthetic" | "trace"
-  std::string pattern = "random";           // workload.pattern: "random" | "sequential"
-  double read_ratio = 0.5;                  // workload.read_ratio (share of data commands)
+  std::string kind = "synthetic";  // workload.kind: "synthetic" | "trace"
+  std::string pattern = "random";  // workload.pattern: "random" | "sequential"
+  double read_ratio = 0.5;         // workload.read_ratio (share of data commands)
+  // workload.hot_span_ratio / hot_access_ratio: with random addresses, the first
+  // hot_span_ratio of the span takes hot_access_ratio of the requests (0 = uniform).
+  double hot_span_ratio = 0.0;
+  double hot_access_ratio = 0.0;
   double trim_ratio = 0.0;                  // workload.trim_ratio (share of data commands)
   std::string size_distribution = "fixed";  // workload.size_distribution: "fixed" | "uniform"
   uint64_t request_bytes = 4096;     // workload.request_bytes (fixed size, or uniform minimum)

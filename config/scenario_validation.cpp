@@ -112,6 +112,36 @@ std::optional<KeyProblem> check_sync_call(const WorkloadConfig& w, uint32_t sect
   return std::nullopt;
 }
 
+// A hot part needs random addresses, must leave a cold part, and each part must hold the largest
+// request.
+std::optional<KeyProblem> check_hot_span(const WorkloadConfig& w, uint64_t capacity) {
+  if (w.hot_span_ratio == 0.0) {
+    if (w.hot_access_ratio != 0.0) {
+      return KeyProblem{"workload.hot_access_ratio",
+                        "needs workload.hot_span_ratio > 0 (no part of the span is hot)"};
+    }
+    return std::nullopt;
+  }
+  if (w.kind != "synthetic" || w.pattern != "random") {
+    return KeyProblem{"workload.hot_span_ratio",
+                      "applies to synthetic random addresses only (workload.kind = "
+                      "\"synthetic\", workload.pattern = \"random\")"};
+  }
+  const uint64_t span =
+      w.address_span_bytes == 0 ? capacity - w.address_start_bytes : w.address_span_bytes;
+  const uint64_t journal = w.sync_call == "flush" ? 0 : w.journal_bytes;  // as the generator
+  const uint64_t data = span > journal ? span - journal : 0;
+  const auto hot = static_cast<uint64_t>(static_cast<double>(data) * w.hot_span_ratio);
+  const uint64_t largest = std::max(w.request_bytes, w.request_bytes_max);
+  if (w.hot_span_ratio >= 1.0 || hot < largest || data - hot < largest) {
+    return KeyProblem{"workload.hot_span_ratio",
+                      "must leave a hot and a cold part of the span (" + std::to_string(data) +
+                          " bytes) that each hold the largest request (" + std::to_string(largest) +
+                          " bytes)"};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<KeyProblem> find_scenario_problem(const ScenarioConfig& scenario,
@@ -126,6 +156,7 @@ std::optional<KeyProblem> find_scenario_problem(const ScenarioConfig& scenario,
   }
   if (auto problem = check_sizes(w, platform.nand.sector_bytes)) return problem;
   if (auto problem = check_address_range(w, logical_capacity_bytes(platform))) return problem;
+  if (auto problem = check_hot_span(w, logical_capacity_bytes(platform))) return problem;
   if (w.kind == "synthetic") {
     if (auto problem =
             check_sync_call(w, platform.nand.sector_bytes, logical_capacity_bytes(platform))) {

@@ -28,6 +28,10 @@ SyntheticGenerator::SyntheticGenerator(const config::WorkloadConfig& config, uin
       m_journal_write_sectors(config.journal_write_bytes / sector_bytes),
       m_open_loop(config.mode == "open"),
       m_random_pattern(config.pattern == "random"),
+      // Whole alignment grains, so hot requests stay aligned and never reach the cold part.
+      m_hot_sectors(
+          static_cast<uint64_t>(static_cast<double>(m_span_sectors) * config.hot_span_ratio) /
+          m_align_sectors * m_align_sectors),
       m_random(config.seed),
       m_duration_ps(config.duration_ms * 1e9) {}
 
@@ -86,7 +90,13 @@ bool SyntheticGenerator::next(Request& request) {
 
   const uint64_t size = std::min(draw_size_sectors(), m_span_sectors);
   uint64_t offset;
-  if (m_random_pattern) {
+  if (m_random_pattern && m_hot_sectors > 0) {  // the hot part, or the rest of the span
+    const bool hot = m_random.unit() < m_config.hot_access_ratio;
+    const uint64_t first = hot ? 0 : m_hot_sectors;
+    const uint64_t length = hot ? m_hot_sectors : m_span_sectors - m_hot_sectors;
+    const uint64_t positions = (length - size) / m_align_sectors + 1;
+    offset = first + m_random.below(positions) * m_align_sectors;
+  } else if (m_random_pattern) {
     const uint64_t positions = (m_span_sectors - size) / m_align_sectors + 1;
     offset = m_random.below(positions) * m_align_sectors;
   } else {

@@ -44,6 +44,7 @@ class SyntheticGenerator final : public WorkloadSource {
   uint64_t m_journal_write_sectors;
   bool m_open_loop;
   bool m_random_pattern;
+  uint64_t m_hot_sectors;  // the hot part at the span's start (workload.hot_span_ratio); 0: none
   ftl::Random m_random;
   uint64_t m_issued = 0;
   uint64_t m_writes_since_flush = 0;

@@ -47,6 +47,10 @@ class MappingScheme {
   // Dispatches on the command kind.
   void execute(const HostCommand& command);
 
+  // The timed run starts (preconditioning and warm-up passes are over): a scheme whose figures
+  // describe the measured run rather than the device's whole life starts counting again.
+  virtual void start_measuring() {}
+
   virtual const FtlStats& stats() const = 0;
   // Mapping state as the controller would hold it in its memories (docs/schemes.md per scheme).
   virtual uint64_t mapping_memory_bytes() const = 0;

@@ -104,6 +104,8 @@ void SectorLayer::write_down(Lun lpn, uint64_t sectors, const Token* tokens) {
     prune_shadow(lpn);
     return;
   }
+  ++m_counts.subpage_down;
+  m_counts.subpage_down_sectors += sectors_in(sectors);
   if (m_log) {
     m_log->write(lpn, sectors, tokens);
     return;
@@ -257,6 +259,12 @@ void SectorLayer::take_map_work() {
   m_backend.cpu().list_steps += m_log->map().take_steps();
 }
 
+void SectorLayer::start_measuring() {
+  m_below->start_measuring();
+  m_counts = SectorLayerCounts{};
+  if (m_log) m_log->restart_counts();
+}
+
 uint64_t SectorLayer::mapping_memory_bytes() const {
   return m_below->mapping_memory_bytes() + (m_log ? m_log->map().memory_bytes() : 0);
 }
@@ -278,6 +286,7 @@ std::vector<MappingFigure> SectorLayer::mapping_figures() const {
       {"ftl_page_reads", double(m_counts.ftl_page_reads)},
       {"ftl_page_writes", double(m_counts.ftl_page_writes)},
       {"merge_reads", double(m_counts.merge_reads)},
+      {"subpage_down_sectors", ratio(m_counts.subpage_down_sectors, m_counts.subpage_down), false},
       {"log_writes", double(log.writes)},
       {"log_hit_ratio", ratio(log.write_hits, log.writes), false},
       {"log_page_programs", double(log.page_programs)},

@@ -42,10 +42,12 @@ struct SectorLayerCounts {
   uint64_t host_subpage_writes = 0;  // ... that covered part of the page
   uint64_t buffer_hits = 0;          // pages written that the buffer held already
   uint64_t buffer_evictions = 0;
-  uint64_t ftl_page_reads = 0;    // pages read from the scheme below (host reads, merges)
-  uint64_t ftl_page_writes = 0;   // pages written to the scheme below
-  uint64_t merge_reads = 0;       // ... reads of them made to merge sectors into a page
-  uint64_t reads_from_layer = 0;  // pages a host read served without the scheme
+  uint64_t ftl_page_reads = 0;        // pages read from the scheme below (host reads, merges)
+  uint64_t ftl_page_writes = 0;       // pages written to the scheme below
+  uint64_t merge_reads = 0;           // ... reads of them made to merge sectors into a page
+  uint64_t subpage_down = 0;          // sub-page pages written down (buffer victims, or host)
+  uint64_t subpage_down_sectors = 0;  // ... their sectors
+  uint64_t reads_from_layer = 0;      // pages a host read served without the scheme
 };
 
 class SectorLayer final : public MappingScheme, private SectorLog::MergeSink {
@@ -64,6 +66,8 @@ class SectorLayer final : public MappingScheme, private SectorLog::MergeSink {
   uint64_t mapping_memory_bytes() const override;
   std::optional<double> cache_hit_ratio() const override { return m_below->cache_hit_ratio(); }
   std::vector<MappingFigure> mapping_figures() const override;
+  // The layer's counts restart (the peaks of DRAM and map memory do not).
+  void start_measuring() override;
 
   const MappingScheme& below() const { return *m_below; }
   const WriteBuffer& buffer() const { return m_buffer; }

@@ -83,6 +83,8 @@ const std::vector<FigureDoc>& sector_layer_figure_docs() {
       {"ftl_page_reads", "pages the layer read from the scheme below (host reads and merges)"},
       {"ftl_page_writes", "pages the layer wrote to the scheme below"},
       {"merge_reads", "reads of the scheme's copy made to merge sectors into a page"},
+      {"subpage_down_sectors",
+       "mean sectors of the sub-page pages written down (the paper's table 2 size at 0 MB)"},
       {"log_writes", "sub-page writes the sector log took in"},
       {"log_hit_ratio",
        "share of them whose every sector the log held already (the paper's table 2 hit ratio)"},

@@ -81,7 +81,7 @@ void SectorLog::write(Lun lpn, uint64_t sectors, const Token* tokens) {
 }
 
 void SectorLog::read(Lun lpn, uint64_t wanted, Token* tokens, OpClass op_class) {
-  const uint32_t entry = m_map.find(lpn);
+  const uint32_t entry = m_map.peek(lpn);
   uint32_t pages[64];
   uint32_t page_count = 0;
   uint32_t from_dram = 0;

@@ -54,7 +54,8 @@ class SectorLog {
   // The same, uncounted: simulation bookkeeping, not firmware work.
   uint64_t held_uncounted(Lun lpn) const;
   // Reads `wanted` sectors of `lpn` (held ones only) into `tokens`: the page buffer's from DRAM,
-  // the region's with one flash read per log page.
+  // the region's with one flash read per log page. The map entry is the one held() found (no
+  // second search).
   void read(Lun lpn, uint64_t wanted, Token* tokens, OpClass op_class);
   // The tokens of `wanted` sectors of `lpn` the log holds, with no operation recorded (what the
   // layer needs to know of sectors a read does not ask for).
@@ -72,6 +73,11 @@ class SectorLog {
   const SectorMap& map() const { return m_map; }
   SectorMap& map() { return m_map; }
   const SectorLogCounts& counts() const { return m_counts; }
+  // Counts and map searches start again (the timed run begins).
+  void restart_counts() {
+    m_counts = SectorLogCounts{};
+    m_map.restart_counts();
+  }
   uint32_t blocks() const { return static_cast<uint32_t>(m_ring.size()); }
   uint32_t blocks_in_use() const { return m_used; }
   // The flash block at position `i` of the log's ring (block numbers of the paper's figures).

@@ -60,6 +60,7 @@ class SectorMap {
   // Searches and the entries they visited (hash-search length = visited / searches).
   uint64_t searches() const { return m_searches; }
   uint64_t visited() const { return m_visited; }
+  void restart_counts() { m_searches = m_visited = 0; }
   // Work since the last call, for pricing: hash probes and list steps.
   uint64_t take_probes() { return exchange_zero(m_new_probes); }
   uint64_t take_steps() { return exchange_zero(m_new_steps); }

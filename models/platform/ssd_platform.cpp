@@ -128,6 +128,7 @@ void SsdPlatform::precondition() {
       }
     });
   }
+  m_device->scheme().start_measuring();
   m_precondition_wall_s = seconds_since(start);
   if (show && m_precondition_wall_s > 2.0) std::fprintf(stderr, "\n");
 }

@@ -10,6 +10,7 @@
 #include "ftl/core/geometry.h"
 #include "ftl/page/map_layout.h"
 #include "ftl/page/page_settings.h"
+#include "ftl/sector_log/sector_log_settings.h"
 
 namespace ssd::config::test {
 namespace {
@@ -42,6 +43,26 @@ TEST(BundledFiles, K9k4g08MatchesLsbPaperTable) {
   EXPECT_EQ(c.platform.nand.spare_bytes, 64u);
   EXPECT_EQ(physical_capacity_bytes(c.platform), 80 * kGiB);
   EXPECT_DOUBLE_EQ(c.platform.nand.t_spare_read_us, 28.0);
+}
+
+// The sector-log paper's SSD: table 1's latencies, DAC, 64 MB shared DRAM, 3 % over-provisioning;
+// every page-size variant (the block kept at 256 KiB) is a valid platform of the same capacity.
+TEST(BundledFiles, SectorLogPlatformAndItsPageSizeVariants) {
+  const LoadedConfig c = load_platform("sector-log");
+  EXPECT_EQ(c.platform.ftl.scheme, "dac");
+  EXPECT_EQ(c.platform.nand.t_read_us, std::vector<double>{165.6});
+  EXPECT_EQ(c.platform.nand.t_program_us, std::vector<double>{905.8});
+  EXPECT_EQ(c.platform.nand.t_erase_us, 1500.0);
+  EXPECT_DOUBLE_EQ(c.platform.ftl.over_provisioning, 0.03);
+  EXPECT_EQ(c.platform.ftl.settings.get<ftl::WriteBufferSettings>().bytes, 64u << 20);
+  for (uint32_t page : {4096u, 8192u, 16384u, 32768u}) {
+    const LoadedConfig v =
+        load_config(bundled("platforms/sector-log.toml"), bundled("scenarios/default.toml"),
+                    {"nand.page_bytes=" + std::to_string(page),
+                     "nand.pages_per_block=" + std::to_string(262144 / page),
+                     "ftl.over_provisioning=0.06", "ftl.sector_log.size_bytes=4194304"});
+    EXPECT_EQ(physical_capacity_bytes(v.platform), 512ull << 20) << page;
+  }
 }
 
 TEST(BundledFiles, JasmineMatchesNvramPaperTable) {

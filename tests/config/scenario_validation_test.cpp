@@ -40,6 +40,18 @@ TEST(ScenarioValidation, RequestLargerThanSpan) {
               HasSubstr("key 'workload.request_bytes': a request of 8192 bytes does not fit"));
 }
 
+TEST(ScenarioValidation, HotSpanNeedsRandomAddressesAndTwoParts) {
+  EXPECT_THAT(scenario_error("[workload]\npattern = \"sequential\"\nhot_span_ratio = 0.2\n"),
+              HasSubstr("FILE:3: key 'workload.hot_span_ratio': applies to synthetic random"));
+  EXPECT_THAT(scenario_error("[workload]\naddress_span_bytes = 16384\nrequest_bytes = 8192\n"
+                             "hot_span_ratio = 0.25\n"),
+              HasSubstr("key 'workload.hot_span_ratio': must leave a hot and a cold part"));
+  EXPECT_THAT(scenario_error("[workload]\nhot_access_ratio = 0.9\n"),
+              HasSubstr("key 'workload.hot_access_ratio': needs workload.hot_span_ratio > 0"));
+  TempToml ok("[workload]\nhot_span_ratio = 0.2\nhot_access_ratio = 0.8\n");
+  EXPECT_NO_THROW(load_config("", ok.path(), {}));
+}
+
 TEST(ScenarioValidation, ReadPlusTrimAboveOne) {
   EXPECT_THAT(scenario_error("[workload]\nread_ratio = 0.7\ntrim_ratio = 0.4\n"),
               HasSubstr("FILE:3: key 'workload.trim_ratio': "

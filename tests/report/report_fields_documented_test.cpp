@@ -105,6 +105,7 @@ const std::vector<RunReport::MappingFigure>& scheme_mapping_figures() {
       {"ftl_page_reads", 30, true},
       {"ftl_page_writes", 35, true},
       {"merge_reads", 9, true},
+      {"subpage_down_sectors", 2.5, false},
       {"log_writes", 60, true},
       {"log_hit_ratio", 0.5, false},
       {"log_page_programs", 12, true},

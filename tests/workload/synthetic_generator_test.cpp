@@ -79,6 +79,27 @@ TEST(SyntheticGenerator, RandomStaysAlignedAndInRange) {
   }
 }
 
+TEST(SyntheticGenerator, HotSpanTakesItsShareOfRequests) {
+  config::WorkloadConfig c;
+  c.requests = 20000;
+  c.address_start_bytes = 1 << 20;
+  c.address_span_bytes = 10 << 20;
+  c.request_bytes = 4096;
+  c.hot_span_ratio = 0.2;    // the first 2 MiB of the span
+  c.hot_access_ratio = 0.8;  // take 80 % of the requests
+  const uint64_t first = (1u << 20) / 512, hot_end = first + (2u << 20) / 512;
+  uint64_t hot = 0;
+  for (const Request& r : stream(c)) {
+    EXPECT_EQ(r.start_sector % 8, 0u);
+    EXPECT_GE(r.start_sector, first);
+    EXPECT_LE(r.start_sector + r.sector_count, (11u << 20) / 512);
+    const bool in_hot = r.start_sector + r.sector_count <= hot_end;
+    EXPECT_TRUE(in_hot || r.start_sector >= hot_end) << "a request straddles the hot part's end";
+    hot += in_hot;
+  }
+  EXPECT_NEAR(static_cast<double>(hot) / 20000.0, 0.8, 0.02);
+}
+
 TEST(SyntheticGenerator, ReadRatioAndFlushes) {
   config::WorkloadConfig c;
   c.requests = 100000;

@@ -119,5 +119,23 @@ TEST_F(SectorLogExample, FigureFiveWriteReadFlushAndMerge) {
   EXPECT_EQ(device.oracle()->mismatches(), 0u);
 }
 
+// The figures describe the measured run: after start_measuring() (the platform calls it once
+// preconditioning and warm-up passes are over) the counts start from zero.
+TEST_F(SectorLogExample, CountsRestartWhenMeasuringStarts) {
+  run(CommandKind::kWrite, 0, 1);
+  run(CommandKind::kWrite, 4, 3);
+  ASSERT_EQ(log.counts().page_programs, 1u);
+  ASSERT_GT(log.map().searches(), 0u);
+  device.scheme().start_measuring();
+  EXPECT_EQ(log.counts().page_programs, 0u);
+  EXPECT_EQ(log.counts().writes, 0u);
+  EXPECT_EQ(log.map().searches(), 0u);
+  EXPECT_EQ(layer.counts().host_writes, 0u);
+  EXPECT_EQ(log.map().entries(), 2u) << "the log's content stays";
+  run(CommandKind::kWrite, 0, 1);
+  EXPECT_EQ(log.counts().writes, 1u);
+  EXPECT_EQ(log.counts().write_hits, 1u) << "sector 0 was logged before measuring started";
+}
+
 }  // namespace
 }  // namespace ssd::ftl
