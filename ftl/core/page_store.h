@@ -18,6 +18,7 @@
 #include "ftl/core/flash_backend.h"
 #include "ftl/core/ftl_stats.h"
 #include "ftl/core/garbage_collector.h"
+#include "ftl/core/host_command.h"
 #include "ftl/core/unit_span.h"
 #include "ftl/core/unit_writer.h"
 #include "ftl/core/victim_policy.h"
@@ -72,6 +73,13 @@ class PageStore {
   // delivers each: one read per run of units in the same page; an unmapped unit reads as zeroes
   // with no flash access. A page-mapped scheme's whole read path.
   void read_units(const UnitSpan& span, const std::vector<SlotId>& table);
+  // The content unit `i` of write `command` (split as `span`) gives its unit, whose current copy
+  // is in `old` (kNone: none): the token a layer above supplies (HostCommand::unit_tokens), else
+  // the one the command's id makes (content_token.h), reading the old copy first when the write
+  // covers part of the unit (read-modify-write). The read waits for `after`, which then names
+  // the read, for the program to wait on.
+  Token unit_content(const HostCommand& command, const UnitSpan& span, uint32_t i, SlotId old,
+                     uint32_t& after);
   // The unit's content token, wherever it is (no operation recorded).
   Token token(SlotId slot) const {
     if (const UnitWriter* writer = holder(slot)) return writer->buffered_token(slot);

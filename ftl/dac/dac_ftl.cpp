@@ -4,7 +4,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "ftl/core/content_token.h"
 #include "ftl/core/memory_sizes.h"
 #include "ftl/core/unit_span.h"
 #include "ftl/dac/dac_settings.h"
@@ -91,16 +90,8 @@ void DacFtl::write(const HostCommand& command) {
   m_backend.dram(true, span.count * (m_entry_bytes + m_metadata_bytes), OpClass::kHostWrite);
   for (uint32_t i = 0; i < span.count; ++i) {
     const Lun lun = span.first + i;
-    const SectorMask mask = span.mask_of(i);
-    Token previous = 0;
     uint32_t after = kNone;
-    if (mask != span.full_mask && m_l2p[lun] != kNone) {  // read-modify-write of a partial unit
-      after = m_store.read(m_l2p[lun], 1, OpClass::kHostWrite);
-      previous = m_store.token(m_l2p[lun]);
-    }
-    const Token token = command.unit_tokens
-                            ? command.unit_tokens[i]
-                            : written_token(previous, command.id, lun, mask, span.full_mask);
+    const Token token = m_store.unit_content(command, span, i, m_l2p[lun], after);
     // The region: a unit never written (or trimmed) starts in the first region; a young rewrite
     // climbs one region; any other rewrite stays where the unit is.
     const uint32_t now = ++m_clock;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "ftl/core/content_token.h"
 #include "ftl/core/memory_sizes.h"
 #include "ftl/core/unit_span.h"
 #include "ftl/dftl/dftl_settings.h"
@@ -165,15 +164,9 @@ void Dftl::write(const HostCommand& command) {
   m_backend.dram(true, span.count * m_slot_bytes, OpClass::kHostWrite);
   for (uint32_t i = 0; i < span.count; ++i) {
     const Lun lun = span.first + i;
-    const SectorMask mask = span.mask_of(i);
     uint32_t after = kNone;
     const SlotId old = lookup(lun, OpClass::kHostWrite, after);
-    Token previous = 0;
-    if (mask != span.full_mask && old != kNone) {  // read-modify-write of a partial unit
-      after = m_store.read(old, 1, OpClass::kHostWrite, after);
-      previous = m_store.token(old);
-    }
-    const Token token = written_token(previous, command.id, lun, mask, span.full_mask);
+    const Token token = m_store.unit_content(command, span, i, old, after);
     remap(lun, m_store.write(lun, token, after));
   }
   write_back_stale();

@@ -1,6 +1,5 @@
 #include "ftl/page/page_mapping.h"
 
-#include "ftl/core/content_token.h"
 #include "ftl/core/memory_sizes.h"
 #include "ftl/core/unit_span.h"
 
@@ -46,16 +45,8 @@ void PageMapping::write(const HostCommand& command) {
   m_backend.dram(true, span.count * m_entry_bytes, OpClass::kHostWrite);
   for (uint32_t i = 0; i < span.count; ++i) {
     const Lun lun = span.first + i;
-    const SectorMask mask = span.mask_of(i);
-    Token previous = 0;
     uint32_t after = kNone;
-    if (mask != span.full_mask && m_l2p[lun] != kNone) {  // read-modify-write of a partial unit
-      after = m_store.read(m_l2p[lun], 1, OpClass::kHostWrite);
-      previous = m_store.token(m_l2p[lun]);
-    }
-    const Token token = command.unit_tokens != nullptr
-                            ? command.unit_tokens[i]
-                            : written_token(previous, command.id, lun, mask, span.full_mask);
+    const Token token = m_store.unit_content(command, span, i, m_l2p[lun], after);
     const SlotId slot = m_store.write(lun, token, after);
     // Look the old slot up only now: GC run by this write may have moved the unit.
     if (m_l2p[lun] != kNone) m_store.invalidate(m_l2p[lun]);

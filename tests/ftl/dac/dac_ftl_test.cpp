@@ -15,6 +15,7 @@
 #include "ftl/core/ftl_device.h"
 #include "ftl/core/preconditioner.h"
 #include "ftl/dac/dac_settings.h"
+#include "tests/ftl/page_table_checks.h"
 #include "tests/ftl/scheme_workloads.h"
 #include "tests/ftl/tiny_platform.h"
 
@@ -51,27 +52,9 @@ MappingFigure figure(const FtlDevice& device, const std::string& name) {
 // region, never the hottest (GC copies only fall).
 void check_invariants(FtlDevice& device) {
   const DacFtl& scheme = dac(device);
-  const Geometry& g = device.geometry();
-  const BlockManager& blocks = scheme.store().blocks();
-  std::vector<uint32_t> valid(g.blocks(), 0);
-  for (Lun lun = 0; lun < g.logical_units; ++lun) {
-    const SlotId slot = scheme.slot_of(lun);
-    if (slot == kNone) {
-      ASSERT_EQ(device.oracle()->expected(lun), 0u) << "unit " << lun << " lost";
-      continue;
-    }
-    ASSERT_LT(scheme.region_of(lun), scheme.regions());
-    ++valid[blocks.block_of_slot(slot)];
-    ASSERT_EQ(scheme.store().token(slot), device.oracle()->expected(lun)) << "unit " << lun;
-    if (!scheme.store().buffered(slot)) {
-      ASSERT_EQ(device.flash().spare(g.page_of_slot(slot))[g.unit_in_page(slot)], lun);
-    }
-  }
-  for (BlockId b = 0; b < g.blocks(); ++b) {
-    ASSERT_EQ(blocks.valid_units(b), valid[b]) << "block " << b;
-    if (blocks.state(b) == BlockState::kFree) {
-      ASSERT_EQ(device.flash().write_pointer(b), 0u) << "free block " << b << " not erased";
-    }
+  ASSERT_NO_FATAL_FAILURE(testing::expect_page_table_invariants(device, scheme));
+  for (Lun lun = 0; lun < device.geometry().logical_units; ++lun) {
+    ASSERT_LT(scheme.region_of(lun), scheme.regions()) << "unit " << lun;
   }
   const auto& gc_units = scheme.gc_units_by_region();
   ASSERT_EQ(std::accumulate(gc_units.begin(), gc_units.end(), uint64_t{0}),

@@ -10,6 +10,7 @@
 #include "ftl/core/ftl_device.h"
 #include "ftl/core/preconditioner.h"
 #include "ftl/core/random.h"
+#include "tests/ftl/page_table_checks.h"
 #include "tests/ftl/scheme_workloads.h"
 #include "tests/ftl/tiny_platform.h"
 
@@ -24,31 +25,10 @@ HostCommand make(CommandKind kind, uint64_t sector, uint32_t count) {
   return c;
 }
 
-// Every mapped unit is where its page's spare area says, holds what the oracle expects, and the
-// per-block valid counts match the map exactly.
+// The table's invariants (tests/ftl/page_table_checks.h).
 void check_invariants(FtlDevice& device) {
-  const auto& scheme = dynamic_cast<const PageMapping&>(device.scheme());
-  const Geometry& g = device.geometry();
-  const BlockManager& blocks = scheme.store().blocks();
-  std::vector<uint32_t> valid(g.blocks(), 0);
-  for (Lun lun = 0; lun < g.logical_units; ++lun) {
-    const SlotId slot = scheme.slot_of(lun);
-    if (slot == kNone) {
-      ASSERT_EQ(device.oracle()->expected(lun), 0u) << "unit " << lun << " lost";
-      continue;
-    }
-    ++valid[blocks.block_of_slot(slot)];
-    ASSERT_EQ(scheme.store().token(slot), device.oracle()->expected(lun)) << "unit " << lun;
-    if (!scheme.store().buffered(slot)) {
-      ASSERT_EQ(device.flash().spare(g.page_of_slot(slot))[g.unit_in_page(slot)], lun);
-    }
-  }
-  for (BlockId b = 0; b < g.blocks(); ++b) {
-    ASSERT_EQ(blocks.valid_units(b), valid[b]) << "block " << b;
-    if (blocks.state(b) == BlockState::kFree) {
-      ASSERT_EQ(device.flash().write_pointer(b), 0u) << "free block " << b << " not erased";
-    }
-  }
+  ASSERT_NO_FATAL_FAILURE(testing::expect_page_table_invariants(
+      device, dynamic_cast<const PageMapping&>(device.scheme())));
 }
 
 class PageMappingTest : public ::testing::TestWithParam<uint32_t> {
