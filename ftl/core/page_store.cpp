@@ -95,6 +95,22 @@ Token PageStore::unit_content(const HostCommand& command, const UnitSpan& span, 
   return written_token(previous, command.id, span.first + i, mask, span.full_mask);
 }
 
+BlockId PageStore::lend_block(uint32_t plane) {
+  const BlockId block = m_blocks.lend_block(plane);
+  if (m_lent.empty()) m_lent.assign(geometry().planes(), 0);
+  if (++m_lent[plane] > m_most_lent) {
+    m_most_lent = m_lent[plane];
+    const uint64_t limit = plane_live_limit(m_blocks.gc_reserve_blocks(), geometry(), m_most_lent);
+    for (UnitWriter& host : m_host_writers) host.set_plane_live_limit(limit);
+  }
+  return block;
+}
+
+void PageStore::take_back(BlockId block) {
+  m_blocks.take_back(block);
+  --m_lent[geometry().plane_of_block(block)];  // the limit stays: the layer lends another
+}
+
 uint32_t PageStore::flush() {
   // The last op of the last kind of stream that programmed anything: host, then GC, then map.
   uint32_t host = kNone;

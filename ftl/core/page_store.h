@@ -91,9 +91,10 @@ class PageStore {
   uint32_t flush();
 
   const BlockManager& blocks() const { return m_blocks; }
-  // Erased blocks for a layer above the scheme (BlockManager::lend_block, take_back).
-  BlockId lend_block(uint32_t plane) { return m_blocks.lend_block(plane); }
-  void take_back(BlockId block) { m_blocks.take_back(block); }
+  // Erased blocks for a layer above the scheme (BlockManager::lend_block, take_back). The host
+  // streams' plane live limit (plane_balance.h) leaves the most any plane has lent out of it.
+  BlockId lend_block(uint32_t plane);
+  void take_back(BlockId block);
   const Geometry& geometry() const { return m_blocks.geometry(); }
 
  private:
@@ -116,6 +117,8 @@ class PageStore {
   std::vector<UnitWriter> m_gc_writers;
   UnitWriter m_map_writer;  // used only by schemes that call write_map()
   GarbageCollector m_gc;
+  std::vector<uint32_t> m_lent;  // blocks lent per plane
+  uint32_t m_most_lent = 0;      // the plane live limit allows for this many
 };
 
 }  // namespace ssd::ftl

@@ -13,6 +13,12 @@
 
 namespace ssd::ftl {
 
-uint64_t plane_live_limit(const config::PlatformConfig& platform, const Geometry& geometry);
+// `lent_blocks`: blocks of the plane lent to a layer above the scheme (BlockLender), which hold
+// none of its data: they come off the plane's slots.
+uint64_t plane_live_limit(const config::PlatformConfig& platform, const Geometry& geometry,
+                          uint32_t lent_blocks = 0);
+// The same with the GC reserve in blocks per plane (config::gc_reserve_blocks_per_plane).
+uint64_t plane_live_limit(uint32_t gc_reserve_blocks, const Geometry& geometry,
+                          uint32_t lent_blocks);
 
 }  // namespace ssd::ftl
