@@ -7,6 +7,7 @@
 #include "ftl/core/ftl_device.h"
 #include "ftl/page/page_mapping.h"
 #include "ftl/sector_log/sector_layer.h"
+#include "ftl/sector_log/sector_layer_descriptor.h"
 #include "ftl/sector_log/sector_log_settings.h"
 #include "tests/ftl/tiny_platform.h"
 
@@ -117,6 +118,19 @@ TEST_F(SectorLogExample, FigureFiveWriteReadFlushAndMerge) {
   EXPECT_EQ(run(CommandKind::kRead, 0, 8), 0u);
   EXPECT_EQ(run(CommandKind::kRead, 40, 8), 0u);
   EXPECT_EQ(device.oracle()->mismatches(), 0u);
+}
+
+// The layer reports the scheme's figures, then its own in the order its docs list them (each in
+// docs/report.md: tests/report/report_fields_documented_test.cpp).
+TEST_F(SectorLogExample, FiguresAreTheSchemesThenTheLayersDocumentedOnes) {
+  const std::vector<MappingFigure> figures = layer.mapping_figures();
+  const std::vector<MappingFigure> below = layer.below().mapping_figures();
+  const std::vector<FigureDoc>& docs = sector_layer_figure_docs();
+  ASSERT_EQ(figures.size(), below.size() + docs.size());
+  for (size_t i = 0; i < below.size(); ++i) EXPECT_EQ(figures[i].name, below[i].name);
+  for (size_t i = 0; i < docs.size(); ++i) {
+    EXPECT_EQ(figures[below.size() + i].name, docs[i].name);
+  }
 }
 
 // The figures describe the measured run: after start_measuring() (the platform calls it once
