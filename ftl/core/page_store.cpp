@@ -44,7 +44,9 @@ PageStore::PageStore(const config::PlatformConfig& platform, FlashBackend& backe
            gc_mode(platform.ftl.gc_mode), platform.nand.copyback) {
   // Placement alone lets a plane drift past what its GC can reclaim (a small plane under random
   // overwrites); the host streams skip such a plane (plane_balance.h).
-  const uint64_t live_limit = plane_live_limit(platform, backend.geometry());
+  // Every stream beyond one host and one GC stream holds an open block per plane.
+  m_stream_blocks = static_cast<uint32_t>(m_host_writers.size() + m_gc_writers.size() - 2);
+  const uint64_t live_limit = plane_live_limit(platform, backend.geometry(), m_stream_blocks);
   for (UnitWriter& host : m_host_writers) {
     host.set_listener(&m_gc);
     host.set_placement(placement_policy(platform.ftl.placement));
@@ -100,7 +102,8 @@ BlockId PageStore::lend_block(uint32_t plane) {
   if (m_lent.empty()) m_lent.assign(geometry().planes(), 0);
   if (++m_lent[plane] > m_most_lent) {
     m_most_lent = m_lent[plane];
-    const uint64_t limit = plane_live_limit(m_blocks.gc_reserve_blocks(), geometry(), m_most_lent);
+    const uint64_t limit =
+        plane_live_limit(m_blocks.gc_reserve_blocks(), geometry(), m_stream_blocks + m_most_lent);
     for (UnitWriter& host : m_host_writers) host.set_plane_live_limit(limit);
   }
   return block;

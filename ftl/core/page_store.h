@@ -92,7 +92,8 @@ class PageStore {
 
   const BlockManager& blocks() const { return m_blocks; }
   // Erased blocks for a layer above the scheme (BlockManager::lend_block, take_back). The host
-  // streams' plane live limit (plane_balance.h) leaves the most any plane has lent out of it.
+  // streams' plane live limit (plane_balance.h) leaves room for the most any plane has lent, as
+  // it does for the open blocks of streams beyond one host and one GC stream.
   BlockId lend_block(uint32_t plane);
   void take_back(BlockId block);
   const Geometry& geometry() const { return m_blocks.geometry(); }
@@ -119,6 +120,7 @@ class PageStore {
   GarbageCollector m_gc;
   std::vector<uint32_t> m_lent;  // blocks lent per plane
   uint32_t m_most_lent = 0;      // the plane live limit allows for this many
+  uint32_t m_stream_blocks = 0;  // open blocks per plane of the streams beyond one host, one GC
 };
 
 }  // namespace ssd::ftl

@@ -13,12 +13,13 @@
 
 namespace ssd::ftl {
 
-// `lent_blocks`: blocks of the plane lent to a layer above the scheme (BlockLender), which hold
-// none of its data: they come off the plane's slots.
+// `held_blocks`: blocks of the plane that can hold none of the scheme's live data beyond what one
+// host and one GC stream keep open: lent to a layer above the scheme (BlockLender), or open for
+// further write streams (DAC's regions). They come off the plane's slots.
 uint64_t plane_live_limit(const config::PlatformConfig& platform, const Geometry& geometry,
-                          uint32_t lent_blocks = 0);
+                          uint32_t held_blocks = 0);
 // The same with the GC reserve in blocks per plane (config::gc_reserve_blocks_per_plane).
 uint64_t plane_live_limit(uint32_t gc_reserve_blocks, const Geometry& geometry,
-                          uint32_t lent_blocks);
+                          uint32_t held_blocks);
 
 }  // namespace ssd::ftl

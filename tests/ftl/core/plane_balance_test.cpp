@@ -20,10 +20,10 @@ TEST(PlaneBalance, FairShareAndHalfTheHeadroom) {
   EXPECT_EQ(plane_live_limit(p, g), plane_live_limit(config::gc_reserve_blocks_per_plane(p), g, 0));
 }
 
-TEST(PlaneBalance, LentBlocksComeOffTheHeadroom) {
+TEST(PlaneBalance, HeldBlocksComeOffTheHeadroom) {
   const config::PlatformConfig p = testing::tiny_platform();
   const Geometry g = Geometry::from_platform(p);
-  // Two blocks lent: 32 slots fewer, so 16 fewer may be live.
+  // Two blocks held (lent, or open for more streams): 32 slots fewer, so 16 fewer may be live.
   EXPECT_EQ(plane_live_limit(p, g, 2), 768u + 72u);
   // Past the headroom the limit is the fair share.
   EXPECT_EQ(plane_live_limit(p, g, 20), 768u);
