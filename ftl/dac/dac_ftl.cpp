@@ -98,8 +98,8 @@ void DacFtl::write(const HostCommand& command) {
     uint32_t region = m_first_region;
     if (m_l2p[lun] != kNone) {
       region = m_region[lun];
-      const uint32_t age = now - m_stamp[lun];  // modulo 2^32, as the controller's counter
-      if (region + 1 < m_regions && age <= m_young) {
+      // Stamps exist with several regions only; the age wraps modulo 2^32, as the counter.
+      if (region + 1 < m_regions && now - m_stamp[lun] <= m_young) {
         ++region;
         ++m_promotions;
       }
