@@ -111,7 +111,7 @@ void SectorLayer::write_down(Lun lpn, uint64_t sectors, const Token* tokens) {
     return;
   }
   // No log: the page is read, merged and written whole (a read-modify-write).
-  const Token below = read_page_below(lpn, OpClass::kHostWrite);
+  const Token below = read_page_below(lpn);
   ++m_counts.merge_reads;
   write_page_below(lpn, below - shadow_sum(lpn, sectors) + sum_of(tokens, sectors));
   prune_shadow(lpn);
@@ -121,7 +121,7 @@ void SectorLayer::merge_to_ftl(Lun lpn, uint64_t sectors, const Token* tokens) {
   const uint64_t full = low_sectors(m_geometry.sectors_per_unit);
   Token merged = sum_of(tokens, sectors);
   if (sectors != full) {
-    merged += read_page_below(lpn, OpClass::kHostWrite) - shadow_sum(lpn, sectors);
+    merged += read_page_below(lpn) - shadow_sum(lpn, sectors);
     ++m_counts.merge_reads;
   }
   write_page_below(lpn, merged);
@@ -139,7 +139,7 @@ void SectorLayer::write_page_below(Lun lpn, Token token) {
   ++m_counts.ftl_page_writes;
 }
 
-Token SectorLayer::read_page_below(Lun lpn, OpClass /*op_class*/) {
+Token SectorLayer::read_page_below(Lun lpn) {
   HostCommand command;
   command.kind = CommandKind::kRead;
   command.start_sector = uint64_t{lpn} * m_geometry.sectors_per_unit;
@@ -181,7 +181,7 @@ void SectorLayer::read(const HostCommand& command) {
       m_backend.deliver(lpn, sum_of(m_tokens.data(), wanted), whole ? 0 : wanted);
       continue;
     }
-    const Token below = read_page_below(lpn, OpClass::kHostRead);
+    const Token below = read_page_below(lpn);
     const Token page = below - shadow_sum(lpn, held) + sum_of(m_tokens.data(), held);
     m_backend.deliver(lpn, page);
   }

@@ -90,8 +90,9 @@ class SectorLayer final : public MappingScheme, private SectorLog::MergeSink {
   void write_down(Lun lpn, uint64_t sectors, const Token* tokens);
   // Writes `lpn` whole below with `token`.
   void write_page_below(Lun lpn, Token token);
-  // Reads `lpn` whole from below; returns its token.
-  Token read_page_below(Lun lpn, OpClass op_class);
+  // Reads `lpn` whole from below (the scheme records a host read, merges' included); returns
+  // its token.
+  Token read_page_below(Lun lpn);
   // Records, for sectors of `lpn` the layer did not hold, what the scheme's copy has there.
   void note_entering(Lun lpn, uint64_t sectors);
   // The scheme's copy of `lpn` now holds `tokens` on `sectors` (a merge wrote it).
