@@ -4,7 +4,6 @@
 #include <string>
 
 #include "config/capacity.h"
-#include "ftl/core/content_token.h"
 #include "ftl/core/plane_balance.h"
 
 namespace ssd::ftl {
@@ -83,18 +82,6 @@ void PageStore::read_units(const UnitSpan& span, const std::vector<SlotId>& tabl
     for (uint32_t k = 0; k < run; ++k) m_backend.deliver(lun + k, token(table[lun + k]));
     i += run;
   }
-}
-
-Token PageStore::unit_content(const HostCommand& command, const UnitSpan& span, uint32_t i,
-                              SlotId old, uint32_t& after) {
-  if (command.unit_tokens != nullptr) return command.unit_tokens[i];
-  const SectorMask mask = span.mask_of(i);
-  Token previous = 0;
-  if (mask != span.full_mask && old != kNone) {
-    after = read(old, 1, OpClass::kHostWrite, after);
-    previous = token(old);
-  }
-  return written_token(previous, command.id, span.first + i, mask, span.full_mask);
 }
 
 BlockId PageStore::lend_block(uint32_t plane) {

@@ -15,6 +15,7 @@
 
 #include "config/platform_config.h"
 #include "ftl/core/block_manager.h"
+#include "ftl/core/content_token.h"
 #include "ftl/core/flash_backend.h"
 #include "ftl/core/ftl_stats.h"
 #include "ftl/core/garbage_collector.h"
@@ -79,7 +80,17 @@ class PageStore {
   // covers part of the unit (read-modify-write). The read waits for `after`, which then names
   // the read, for the program to wait on.
   Token unit_content(const HostCommand& command, const UnitSpan& span, uint32_t i, SlotId old,
-                     uint32_t& after);
+                     uint32_t& after) {
+    if (command.unit_tokens != nullptr) return command.unit_tokens[i];
+    const SectorMask mask = span.mask_of(i);
+    if (mask == span.full_mask) return whole_unit_token(command.id, span.first + i);
+    Token previous = 0;
+    if (old != kNone) {  // read-modify-write of a partial unit
+      after = read(old, 1, OpClass::kHostWrite, after);
+      previous = token(old);
+    }
+    return partial_unit_token(previous, command.id, span.first + i, mask);
+  }
   // The unit's content token, wherever it is (no operation recorded).
   Token token(SlotId slot) const {
     if (const UnitWriter* writer = holder(slot)) return writer->buffered_token(slot);
