@@ -100,11 +100,12 @@ class FlashBackend {
   void deliver(Lun lun, Token token, uint64_t sectors = 0) {
     m_delivered.push_back({lun, token, sectors});
   }
-  // Takes what the scheme delivered so far (a layer above it replaces the units it serves).
-  std::vector<DeliveredUnit> take_delivered() {
-    std::vector<DeliveredUnit> taken;
-    taken.swap(m_delivered);
-    return taken;
+  // Takes back the unit delivered last (a layer above the scheme replaces it with the unit it
+  // assembles). There must be one.
+  DeliveredUnit take_last_delivered() {
+    const DeliveredUnit last = m_delivered.back();
+    m_delivered.pop_back();
+    return last;
   }
 
   // --- for the controller (or a test) that drives the scheme ---

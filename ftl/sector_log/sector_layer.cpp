@@ -1,5 +1,7 @@
 #include "ftl/sector_log/sector_layer.h"
 
+#include <stdexcept>
+
 #include "ftl/core/content_token.h"
 #include "ftl/core/unit_span.h"
 #include "ftl/sector_log/sector_log_settings.h"
@@ -83,17 +85,21 @@ void SectorLayer::fit_dram() {
   if (m_dram_budget == 0) return;
   while (dram_bytes() > m_dram_budget) {
     if (!m_buffer.empty()) {
-      const WriteBuffer::Victim victim = m_buffer.evict_oldest();
       ++m_counts.buffer_evictions;
-      m_backend.dram(false, sectors_in(victim.sectors) * m_geometry.sector_bytes,
-                     OpClass::kHostWrite);
-      write_down(victim.lpn, victim.sectors, victim.tokens.data());
+      evict_oldest();
       continue;
     }
     if (!m_log || !m_log->clean_tail()) break;  // the rules leave room for one log block's map
   }
   const uint64_t now = dram_bytes();
   if (now > m_peak_dram) m_peak_dram = now;
+}
+
+void SectorLayer::evict_oldest() {
+  m_buffer.evict_oldest(m_victim);
+  m_backend.dram(false, sectors_in(m_victim.sectors) * m_geometry.sector_bytes,
+                 OpClass::kHostWrite);
+  write_down(m_victim.lpn, m_victim.sectors, m_victim.tokens.data());
 }
 
 void SectorLayer::write_down(Lun lpn, uint64_t sectors, const Token* tokens) {
@@ -144,12 +150,15 @@ Token SectorLayer::read_page_below(Lun lpn) {
   command.kind = CommandKind::kRead;
   command.start_sector = uint64_t{lpn} * m_geometry.sectors_per_unit;
   command.sector_count = m_geometry.sectors_per_unit;
-  std::vector<DeliveredUnit> mine = m_backend.take_delivered();
+  // The scheme delivers the page after what the layer delivered so far; the layer takes it back
+  // and delivers the unit it assembles instead.
+  const size_t before = m_backend.delivered().size();
   m_below->read(command);
-  const std::vector<DeliveredUnit> got = m_backend.take_delivered();
-  for (const DeliveredUnit& unit : mine) m_backend.deliver(unit.lun, unit.token, unit.sectors);
+  if (m_backend.delivered().size() != before + 1) {
+    throw std::logic_error("the scheme below delivered no single page for a one-page read");
+  }
   ++m_counts.ftl_page_reads;
-  return got.size() == 1 ? got[0].token : 0;
+  return m_backend.take_last_delivered().token;
 }
 
 void SectorLayer::read(const HostCommand& command) {
@@ -203,12 +212,7 @@ void SectorLayer::trim(const HostCommand& command) {
 }
 
 void SectorLayer::flush(const HostCommand& command) {
-  while (!m_buffer.empty()) {
-    const WriteBuffer::Victim victim = m_buffer.evict_oldest();
-    m_backend.dram(false, sectors_in(victim.sectors) * m_geometry.sector_bytes,
-                   OpClass::kHostWrite);
-    write_down(victim.lpn, victim.sectors, victim.tokens.data());
-  }
+  while (!m_buffer.empty()) evict_oldest();
   if (m_log) m_log->flush();
   m_below->flush(command);
   take_map_work();

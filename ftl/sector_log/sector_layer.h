@@ -86,6 +86,8 @@ class SectorLayer final : public MappingScheme, private SectorLog::MergeSink {
   };
 
   void merge_to_ftl(Lun lpn, uint64_t sectors, const Token* tokens) override;
+  // Takes the least recently used page out of the buffer and writes it down.
+  void evict_oldest();
   // The buffer's way down for a victim, and the path writes take without a buffer.
   void write_down(Lun lpn, uint64_t sectors, const Token* tokens);
   // Writes `lpn` whole below with `token`.
@@ -114,7 +116,8 @@ class SectorLayer final : public MappingScheme, private SectorLog::MergeSink {
   std::optional<SectorLog> m_log;
   TokenPool m_shadow_tokens;
   std::unordered_map<Lun, Shadow> m_shadow;
-  std::vector<Token> m_tokens;  // scratch: one unit's sector tokens
+  std::vector<Token> m_tokens;   // scratch: one unit's sector tokens
+  WriteBuffer::Victim m_victim;  // scratch: the page being evicted
   SectorLayerCounts m_counts;
   uint64_t m_peak_dram = 0;
 };

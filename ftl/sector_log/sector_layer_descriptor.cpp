@@ -29,7 +29,12 @@ std::optional<config::KeyProblem> check_sector_layer(const config::PlatformConfi
                                                      uint64_t scheme_blocks) {
   const SectorLogSettings& log = p.ftl.settings.get<SectorLogSettings>();
   const uint64_t dram = p.ftl.settings.get<WriteBufferSettings>().bytes;
-  if (log.size_bytes == 0) return std::nullopt;
+  if (log.size_bytes == 0) {
+    if (log.hash_buckets == 0) return std::nullopt;
+    return config::KeyProblem{"ftl.sector_log.hash_buckets",
+                              "sizes the sector log's map, but there is no sector log "
+                              "(ftl.sector_log.size_bytes is 0)"};
+  }
   const uint64_t block = block_bytes(p);
   if (log.size_bytes % block != 0 || log.size_bytes / block < 2) {
     return config::KeyProblem{"ftl.sector_log.size_bytes",
@@ -52,6 +57,14 @@ std::optional<config::KeyProblem> check_sector_layer(const config::PlatformConfi
             "keeps " + std::to_string(scheme_blocks) +
             " for the scheme's GC reserve and open blocks: raise ftl.over_provisioning or "
             "shrink the log"};
+  }
+  // More buckets than the log has sectors could never all hold an entry; the table would only
+  // take memory (and a huge count would not fit the machine).
+  const uint64_t log_sectors = log.size_bytes / p.nand.sector_bytes;
+  if (log.hash_buckets > log_sectors) {
+    return config::KeyProblem{"ftl.sector_log.hash_buckets",
+                              "must be at most the sector log's " + std::to_string(log_sectors) +
+                                  " sectors (got " + std::to_string(log.hash_buckets) + ")"};
   }
   if (dram > 0) {
     // The map's bucket array, the page buffer, and the entries of one block's sectors: what the

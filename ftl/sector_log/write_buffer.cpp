@@ -46,15 +46,16 @@ const Token* WriteBuffer::tokens(Lun lpn) const {
   return found == m_index.end() ? nullptr : m_pool.at(m_entries[found->second].tokens);
 }
 
-WriteBuffer::Victim WriteBuffer::evict_oldest() {
+void WriteBuffer::evict_oldest(Victim& victim) {
   if (m_oldest == kNone) throw std::logic_error("evicting from an empty write buffer");
   const uint32_t entry = m_oldest;
   const Entry& e = m_entries[entry];
   const Token* kept = m_pool.at(e.tokens);
-  Victim victim{e.lpn, e.sectors, std::vector<Token>(kept, kept + m_sectors_per_unit)};
+  victim.lpn = e.lpn;
+  victim.sectors = e.sectors;
+  victim.tokens.assign(kept, kept + m_sectors_per_unit);
   unlink(entry);
   release(entry);
-  return victim;
 }
 
 void WriteBuffer::drop(Lun lpn) {

@@ -30,8 +30,9 @@ class WriteBuffer {
   // Dirty sectors of `lpn` (0 when not buffered) and their tokens.
   uint64_t sectors(Lun lpn) const;
   const Token* tokens(Lun lpn) const;
-  // Takes out the least recently used page.
-  Victim evict_oldest();
+  // Takes out the least recently used page into `victim` (its token storage reused, so an
+  // eviction allocates nothing once `victim` has held a page).
+  void evict_oldest(Victim& victim);
   // Drops `lpn` (trimmed).
   void drop(Lun lpn);
 

@@ -62,6 +62,19 @@ TEST(SectorLayerRules, TheLogIsWholeBlocksAndAtLeastTwo) {
   EXPECT_THAT(refusal(platform(1, 0)), HasSubstr("at least two"));
 }
 
+TEST(SectorLayerRules, HashBucketsNeedALogAndAtMostItsSectors) {
+  PlatformConfig p = platform(0, 0);
+  p.ftl.settings.edit<ftl::SectorLogSettings>().hash_buckets = 1024;
+  EXPECT_THAT(refusal(p),
+              AllOf(HasSubstr("ftl.sector_log.hash_buckets"), HasSubstr("there is no sector log")));
+  p = platform(16, 0);  // 16 blocks x 16 pages x 8 sectors
+  p.ftl.settings.edit<ftl::SectorLogSettings>().hash_buckets = 2048;
+  EXPECT_NO_THROW(validate_platform(p, "test"));
+  p.ftl.settings.edit<ftl::SectorLogSettings>().hash_buckets = 2049;
+  EXPECT_THAT(refusal(p), AllOf(HasSubstr("ftl.sector_log.hash_buckets"),
+                                HasSubstr("at most the sector log's 2048 sectors")));
+}
+
 TEST(SectorLayerRules, TheDramMustHoldTheMapOfTwoLogBlocks) {
   EXPECT_THAT(refusal(platform(16, 16 * 1024)),
               AllOf(HasSubstr("ftl.write_buffer.bytes"), HasSubstr("at least")));
