@@ -64,6 +64,13 @@ LoadedConfig load_config(const std::string& platform_path, const std::string& sc
     throw_error(origin_of(origins, problem->key, "(built-in scenario defaults)"), problem->key,
                 problem->reason);
   }
+  if (loaded.scenario.power.on()) {
+    if (auto problem = schemes.recovery_problem(loaded.platform)) {
+      const char* power_key = loaded.scenario.power.cuts > 0 ? "power.cuts" : "power.cut_at_us";
+      throw_error(origin_of(origins, problem->key, "(built-in platform defaults)"), problem->key,
+                  problem->reason + " (the scenario cuts power: " + power_key + ")");
+    }
+  }
   return loaded;
 }
 

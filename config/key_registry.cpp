@@ -10,7 +10,7 @@ const std::vector<std::string_view>& platform_sections() {
 
 const std::vector<std::string_view>& scenario_sections() {
   static const std::vector<std::string_view> sections = {"scenario", "workload", "precondition",
-                                                         "run"};
+                                                         "run", "power"};
   return sections;
 }
 

@@ -65,11 +65,22 @@ struct RunConfig {
   bool request_log = false;  // run.request_log (write DIR/requests.csv)
 };
 
+// Power cuts during the timed run (docs/power-loss.md): the device loses power, recovers, and the
+// workload goes on; after each recovery every unit is checked against what was made durable.
+struct PowerConfig {
+  double cut_at_us = 0.0;  // power.cut_at_us (one cut at this simulated time; 0 = none)
+  uint64_t cuts = 0;       // power.cuts (cuts at random instants over the run, seeded)
+  uint64_t seed = 11;      // power.seed (where the random cuts fall)
+
+  bool on() const { return cut_at_us > 0 || cuts > 0; }
+};
+
 struct ScenarioConfig {
   std::string name = "default";  // scenario.name
   WorkloadConfig workload;
   PreconditionConfig precondition;
   RunConfig run;
+  PowerConfig power;
 };
 
 }  // namespace ssd::config

@@ -98,6 +98,12 @@ std::vector<KeyDef> scenario_keys(ScenarioConfig& s) {
       {"run.oracle", &s.run.oracle, "Check every read against the last data written"},
       {"run.progress", &s.run.progress, "Print progress on long runs"},
       {"run.request_log", &s.run.request_log, "Write a per-request CSV log"},
+
+      {"power.cut_at_us", &s.power.cut_at_us,
+       "Cut the power once at this simulated time, recover, go on (0 = no cut)", at_least(0)},
+      {"power.cuts", &s.power.cuts,
+       "Cut the power this many times, at random instants over the run (needs workload.requests)"},
+      {"power.seed", &s.power.seed, "Random seed of where the power cuts fall"},
   };
 }
 

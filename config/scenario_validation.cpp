@@ -144,6 +144,33 @@ std::optional<KeyProblem> check_hot_span(const WorkloadConfig& w, uint64_t capac
 
 }  // namespace
 
+// Random cuts fall before chosen requests, so the request count bounds them; one cut and the
+// random ones are two ways to say where cuts go, not both.
+std::optional<KeyProblem> check_power(const ScenarioConfig& scenario) {
+  const PowerConfig& power = scenario.power;
+  if (power.cut_at_us > 0 && power.cuts > 0) {
+    return KeyProblem{"power.cuts", "and power.cut_at_us are both set; choose one"};
+  }
+  if (power.on() && !scenario.run.oracle) {
+    return KeyProblem{"run.oracle",
+                      "must be true when the scenario cuts power (power.*): the "
+                      "check after each recovery compares every unit with what "
+                      "the host wrote"};
+  }
+  if (power.cuts == 0) return std::nullopt;
+  const uint64_t requests = scenario.workload.requests;
+  if (requests == 0) {
+    return KeyProblem{"power.cuts",
+                      "needs workload.requests > 0 (the cuts fall before requests "
+                      "chosen at random among them)"};
+  }
+  if (power.cuts > requests) {
+    return KeyProblem{"power.cuts", "must be <= workload.requests (" + std::to_string(requests) +
+                                        ")" + got(power.cuts)};
+  }
+  return std::nullopt;
+}
+
 std::optional<KeyProblem> find_scenario_problem(const ScenarioConfig& scenario,
                                                 const PlatformConfig& platform) {
   ScenarioConfig copy = scenario;  // the key list binds mutable fields; we only read them
@@ -203,6 +230,7 @@ std::optional<KeyProblem> find_scenario_problem(const ScenarioConfig& scenario,
                           ") puts the last arrival past the latest simulated time (" +
                           kLatestTimeText + ")"};
   }
+  if (auto problem = check_power(scenario)) return problem;
   return std::nullopt;
 }
 

@@ -24,6 +24,11 @@ class SchemeCatalog {
   // The rules of the scheme `platform.ftl.scheme` names (which is known), against the platform;
   // the first problem, naming the key to change.
   virtual std::optional<KeyProblem> check(const PlatformConfig& platform) const = 0;
+  // Why the platform's scheme cannot recover from a power cut (what a scenario with power.* set
+  // needs), naming the key to change; none: it can.
+  virtual std::optional<KeyProblem> recovery_problem(const PlatformConfig& /*platform*/) const {
+    return std::nullopt;
+  }
 };
 
 }  // namespace ssd::config

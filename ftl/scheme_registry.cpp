@@ -78,6 +78,36 @@ class RegistryCatalog final : public config::SchemeCatalog {
     }
     return entry.check ? entry.check(platform) : std::nullopt;
   }
+
+  std::optional<config::KeyProblem> recovery_problem(
+      const config::PlatformConfig& platform) const override {
+    const SchemeDescriptor& entry = scheme(platform.ftl.scheme);
+    if (!entry.recover) {
+      return config::KeyProblem{"ftl.scheme", "the " + entry.name +
+                                                  " scheme cannot recover from a power cut yet "
+                                                  "(schemes that can: " +
+                                                  recovering_names() + ")"};
+    }
+    const uint32_t needed = scheme_spare_words(entry.name, platform, true) * 4;
+    if (needed > platform.nand.spare_bytes) {
+      return config::KeyProblem{"nand.spare_bytes",
+                                "the " + entry.name + " scheme keeps " + std::to_string(needed) +
+                                    " bytes per page in the spare area when power may be cut, "
+                                    "sequence numbers included (got " +
+                                    std::to_string(platform.nand.spare_bytes) + ")"};
+    }
+    return entry.recovery_problem ? entry.recovery_problem(platform) : std::nullopt;
+  }
+
+ private:
+  static std::string recovering_names() {
+    std::string names;
+    for (const SchemeDescriptor& entry : schemes()) {
+      if (!entry.recover) continue;
+      names += (names.empty() ? "" : ", ") + entry.name;
+    }
+    return names.empty() ? "none" : names;
+  }
 };
 
 }  // namespace
@@ -124,8 +154,21 @@ std::unique_ptr<MappingScheme> create_scheme(const std::string& name,
   return scheme(name).create(context);
 }
 
-uint32_t scheme_spare_words(const std::string& name, const config::PlatformConfig& platform) {
-  return scheme(name).spare_words(Geometry::from_platform(platform));
+uint32_t scheme_spare_words(const std::string& name, const config::PlatformConfig& platform,
+                            bool power_loss) {
+  const SchemeDescriptor& entry = scheme(name);
+  const Geometry g = Geometry::from_platform(platform);
+  const bool extra = power_loss && entry.recovery_spare_words;
+  return entry.spare_words(g) + (extra ? entry.recovery_spare_words(g) : 0);
+}
+
+std::unique_ptr<MappingScheme> recover_scheme(const std::string& name,
+                                              const SchemeContext& context) {
+  const SchemeDescriptor& entry = scheme(name);
+  if (!entry.recover) {
+    throw std::invalid_argument("the " + name + " scheme cannot recover from a power cut");
+  }
+  return entry.recover(context);
 }
 
 bool needs_hash_engine(const config::PlatformConfig& platform) {
@@ -138,13 +181,15 @@ bool sector_granular(const config::PlatformConfig& platform) {
   return entry.sector_granular && entry.sector_granular(platform);
 }
 
-uint64_t simulator_bytes(const config::PlatformConfig& platform, bool oracle) {
+uint64_t simulator_bytes(const config::PlatformConfig& platform, bool oracle, bool power_loss) {
   const SchemeDescriptor& entry = scheme(platform.ftl.scheme);
   const Geometry g = Geometry::from_platform(platform);
   // FlashArray: write pointer and erase count per block, the scheme's spare words per page, a
   // token per slot with the oracle; block bookkeeping (state, valid count, free-pool entry).
   uint64_t bytes = uint64_t(g.blocks()) * (2 + 4 + 8);
-  bytes += g.pages() * 4 * entry.spare_words(g);
+  bytes += g.pages() * 4 * scheme_spare_words(entry.name, platform, power_loss);
+  // Power cuts: the durability check's durable token and trim bit per unit.
+  if (power_loss) bytes += g.logical_units * (sizeof(Token) + 1);
   // The oracle's expected token: per unit, or per sector when content is sector-granular.
   const uint64_t expected =
       sector_granular(platform) ? g.logical_units * g.sectors_per_unit : g.logical_units;

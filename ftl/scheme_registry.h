@@ -29,8 +29,14 @@ const config::SchemeCatalog& scheme_catalog();
 
 // Builds the scheme `name` (throws std::invalid_argument for an unknown one).
 std::unique_ptr<MappingScheme> create_scheme(const std::string& name, const SchemeContext& context);
-// How many 32-bit spare words per page scheme `name` keeps (sizes the FlashArray).
-uint32_t scheme_spare_words(const std::string& name, const config::PlatformConfig& platform);
+// How many 32-bit spare words per page scheme `name` keeps (sizes the FlashArray), with the words
+// it adds when the device may lose power (`power_loss`: SchemeDescriptor::recovery_spare_words).
+uint32_t scheme_spare_words(const std::string& name, const config::PlatformConfig& platform,
+                            bool power_loss = false);
+// Builds the scheme `name` again from the flash a power cut left (SchemeDescriptor::recover);
+// throws std::invalid_argument when it cannot recover.
+std::unique_ptr<MappingScheme> recover_scheme(const std::string& name,
+                                              const SchemeContext& context);
 // Whether the platform's scheme, with its settings, needs the platform's hash engine.
 bool needs_hash_engine(const config::PlatformConfig& platform);
 
@@ -42,6 +48,7 @@ bool sector_granular(const config::PlatformConfig& platform);
 // geometry before anything is allocated: the functional flash (spare words per page, a content
 // token per slot with the oracle), block bookkeeping, the oracle's expected token per logical
 // unit, and the scheme's own state (SchemeDescriptor::simulator_bytes).
-uint64_t simulator_bytes(const config::PlatformConfig& platform, bool oracle);
+uint64_t simulator_bytes(const config::PlatformConfig& platform, bool oracle,
+                         bool power_loss = false);
 
 }  // namespace ssd::ftl

@@ -6,6 +6,7 @@
 // Derived figures (IOPS, bandwidth, WAF) are computed here only; summary_text reads them back from
 // this document, so the terminal and the file can never disagree.
 #include <algorithm>
+#include <cmath>
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,44 @@ namespace ssd::report {
 namespace {
 
 using nlohmann::json;
+
+// Nearest-rank percentile of `sorted` (ascending, not empty), in microseconds.
+double percentile_us(const std::vector<uint64_t>& sorted, double p) {
+  const size_t rank = static_cast<size_t>(std::ceil(p / 100.0 * double(sorted.size())));
+  return double(sorted[std::max<size_t>(rank, 1) - 1]) / 1000.0;
+}
+
+json power_json(const RunReport::Power& p) {
+  std::vector<uint64_t> sorted = p.recovery_ns;
+  std::sort(sorted.begin(), sorted.end());
+  json recovery = {{"mean", 0.0}, {"p50", 0.0}, {"p99", 0.0}, {"max", 0.0}};
+  if (!sorted.empty()) {
+    double sum = 0.0;
+    for (const uint64_t ns : sorted) sum += double(ns);
+    recovery = {{"mean", sum / double(sorted.size()) / 1000.0},
+                {"p50", percentile_us(sorted, 50)},
+                {"p99", percentile_us(sorted, 99)},
+                {"max", double(sorted.back()) / 1000.0}};
+  }
+  json out = {{"cuts", p.cuts},
+              {"lost_commands", p.lost_commands},
+              {"undone_operations", p.undone_operations},
+              {"torn_programs", p.torn_programs},
+              {"torn_erases", p.torn_erases},
+              {"recovery_us", recovery},
+              {"recovery_operations",
+               {{"reads", p.recovery_reads},
+                {"spare_reads", p.recovery_spare_reads},
+                {"programs", p.recovery_programs},
+                {"erases", p.recovery_erases},
+                {"nvram_reads", p.recovery_nvram_reads}}},
+              {"units_checked", p.units_checked},
+              {"lost_durable_units", p.lost_durable_units},
+              {"rolled_back_units", p.rolled_back_units},
+              {"trimmed_resurrected_units", p.trimmed_resurrected_units}};
+  out["first_lost_unit"] = p.first_loss.empty() ? json(nullptr) : json(p.first_loss);
+  return out;
+}
 
 // Shares of the simulated time the dies (mean, least and most busy) and channels were reserved.
 json busy_shares(const RunReport& r) {
@@ -156,6 +195,8 @@ json to_json(const RunReport& r, bool include_wall_clock) {
   } else {
     j["integrity"]["first_mismatch"] = r.integrity_first_mismatch;
   }
+
+  if (r.power) j["power"] = power_json(*r.power);
 
   if (r.trace) {
     const TraceWorkloadReport& t = *r.trace;

@@ -105,6 +105,21 @@ void append_integrity(std::string& out, const json& integrity) {
   out += "\n";
 }
 
+void append_power(std::string& out, const json& power) {
+  const json& recovery = power["recovery_us"];
+  out += fmt::format(
+      "power: {} cuts, {} commands lost in flight; recovery {:.1f} us mean, {:.1f} us max; {} "
+      "units checked: {} lost durable, {} rolled back",
+      power["cuts"].get<uint64_t>(), power["lost_commands"].get<uint64_t>(),
+      recovery["mean"].get<double>(), recovery["max"].get<double>(),
+      power["units_checked"].get<uint64_t>(), power["lost_durable_units"].get<uint64_t>(),
+      power["rolled_back_units"].get<uint64_t>());
+  if (power["first_lost_unit"].is_string()) {
+    out += fmt::format("; first: {}", power["first_lost_unit"].get<std::string>());
+  }
+  out += "\n";
+}
+
 }  // namespace
 
 std::string summary_text(const RunReport& report) {
@@ -194,6 +209,7 @@ std::string summary_text(const RunReport& report) {
                      human_bytes(mem["nvram_read_bytes"].get<uint64_t>()),
                      human_bytes(mem["nvram_write_bytes"].get<uint64_t>()));
   append_integrity(out, j["integrity"]);
+  if (j.contains("power")) append_power(out, j["power"]);
 
   const json& pre = j["precondition"];
   if (pre["units_written"].get<uint64_t>() > 0 || pre["warmup_passes"].get<uint64_t>() > 0) {

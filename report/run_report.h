@@ -121,6 +121,24 @@ struct RunReport {
   uint64_t integrity_mismatches = 0;
   std::string integrity_first_mismatch;  // "" when none
 
+  // Power cuts (scenario power.*; docs/power-loss.md); absent (left out of report.json) when off.
+  struct Power {
+    uint64_t cuts = 0;
+    uint64_t lost_commands = 0;  // in flight at a cut: never acknowledged
+    uint64_t undone_operations = 0;
+    uint64_t torn_programs = 0;
+    uint64_t torn_erases = 0;
+    std::vector<uint64_t> recovery_ns;  // per cut, in order
+    uint64_t recovery_reads = 0, recovery_spare_reads = 0, recovery_programs = 0;
+    uint64_t recovery_erases = 0, recovery_nvram_reads = 0;
+    uint64_t units_checked = 0;
+    uint64_t lost_durable_units = 0;  // must be 0
+    uint64_t rolled_back_units = 0;
+    uint64_t trimmed_resurrected_units = 0;
+    std::string first_loss;  // "" when none
+  };
+  std::optional<Power> power;
+
   // Preconditioning and warm-up passes (untimed; wall_s covers both).
   uint64_t precondition_units_written = 0;
   uint64_t warmup_passes = 0;    // workload.passes - 1

@@ -1,5 +1,6 @@
 #include "ftl/core/block_manager.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -38,6 +39,17 @@ void BlockManager::release_block(BlockId block) {
   m_plane_valid[m_geometry.plane_of_block(block)] -= m_valid[block];
   m_valid[block] = 0;
   m_free[m_geometry.plane_of_block(block)].push_back(block);
+}
+
+void BlockManager::rebuild(const FlashArray& flash) {
+  for (auto& pool : m_free) pool.clear();
+  std::fill(m_valid.begin(), m_valid.end(), 0);
+  std::fill(m_plane_valid.begin(), m_plane_valid.end(), 0);
+  for (BlockId b = 0; b < m_geometry.blocks(); ++b) {
+    const bool erased = flash.write_pointer(b) == 0;
+    m_state[b] = erased ? BlockState::kFree : BlockState::kFull;
+    if (erased) m_free[m_geometry.plane_of_block(b)].push_back(b);
+  }
 }
 
 }  // namespace ssd::ftl

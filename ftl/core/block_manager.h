@@ -7,6 +7,7 @@
 #include <deque>
 #include <vector>
 
+#include "ftl/core/flash_array.h"
 #include "ftl/core/geometry.h"
 #include "ftl/core/types.h"
 
@@ -44,6 +45,11 @@ class BlockManager {
   void mark_collecting(BlockId block) { m_state[block] = BlockState::kCollecting; }
   // The block was erased: back to the free pool.
   void release_block(BlockId block);
+  // After a power cut: blocks with programmed pages are full, the others free (in block order),
+  // and none holds a valid unit until add_valid() says so.
+  void rebuild(const FlashArray& flash);
+  // After rebuild(): a partly programmed block goes on being written (a stream's open block).
+  void reopen(BlockId block) { m_state[block] = BlockState::kOpen; }
 
   BlockState state(BlockId block) const { return m_state[block]; }
   uint32_t valid_units(BlockId block) const { return m_valid[block]; }

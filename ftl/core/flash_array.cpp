@@ -6,10 +6,6 @@
 
 namespace ssd::ftl {
 
-namespace {
-constexpr Picoseconds kNotDone = ~Picoseconds{0};
-}
-
 FlashArray::FlashArray(const Geometry& geometry, uint32_t spare_words_per_page, bool store_tokens)
     : m_geometry(geometry),
       m_spare_words(spare_words_per_page),
@@ -47,6 +43,11 @@ void FlashArray::erase(BlockId block) {
   for (uint32_t p = 0; p < m_write_pointer[block]; ++p) clear_page(first + p);
   m_write_pointer[block] = 0;
   ++m_erase_count[block];
+  if (!m_torn_pages.empty()) {
+    m_torn_pages.erase(m_torn_pages.lower_bound(first),
+                       m_torn_pages.lower_bound(first + m_geometry.pages_per_block));
+  }
+  m_torn_blocks.erase(block);
 }
 
 void FlashArray::clear_page(PageId page) {
@@ -55,13 +56,36 @@ void FlashArray::clear_page(PageId page) {
     std::fill_n(&m_tokens[m_geometry.first_slot(page)], m_geometry.units_per_page, 0);
 }
 
+void FlashArray::garble_page(PageId page) {
+  // Deterministic garbage: the same cut gives the same report.
+  uint64_t x = 0x9e3779b97f4a7c15ull * (page + 1);
+  const auto next = [&x] {
+    x ^= x >> 29;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 32;
+    return static_cast<uint32_t>(x);
+  };
+  uint32_t* spare = &m_spare[uint64_t(page) * m_spare_words];
+  for (uint32_t w = 0; w < m_spare_words; ++w) spare[w] = next();
+  if (m_store_tokens) {
+    Token* tokens = &m_tokens[m_geometry.first_slot(page)];
+    for (uint32_t u = 0; u < m_geometry.units_per_page; ++u) tokens[u] = next() | 1u;
+  }
+}
+
 void FlashArray::journal_program(BlockId block) {
-  m_journal.push_back(JournalEntry{false, block, kNotDone, m_write_pointer[block], {}, {}});
+  m_journal.push_back(
+      JournalEntry{false, block, kNotDone, kNotDone, m_write_pointer[block], {}, {}, false, {}});
 }
 
 void FlashArray::journal_erase(BlockId block) {
-  JournalEntry entry{true, block, kNotDone, m_write_pointer[block], {}, {}};
+  JournalEntry entry{true, block, kNotDone, kNotDone, m_write_pointer[block], {}, {}, false, {}};
   const PageId first = m_geometry.first_page(block);
+  entry.old_erase_torn = m_torn_blocks.count(block) != 0;
+  for (auto it = m_torn_pages.lower_bound(first);
+       it != m_torn_pages.end() && *it < first + m_geometry.pages_per_block; ++it) {
+    entry.old_torn_pages.push_back(*it);
+  }
   const auto spare_begin = m_spare.begin() + uint64_t(first) * m_spare_words;
   entry.old_spare.assign(spare_begin,
                          spare_begin + uint64_t(m_geometry.pages_per_block) * m_spare_words);
@@ -73,9 +97,11 @@ void FlashArray::journal_erase(BlockId block) {
   m_journal.push_back(std::move(entry));
 }
 
-void FlashArray::journal_complete(uint64_t entry, Picoseconds done) {
+void FlashArray::journal_complete(uint64_t entry, Picoseconds done, Picoseconds array_start) {
   if (entry < m_journal_base) return;  // already retired
-  m_journal[entry - m_journal_base].done = done;
+  JournalEntry& journaled = m_journal[entry - m_journal_base];
+  journaled.done = done;
+  journaled.array_start = array_start;
 }
 
 void FlashArray::journal_retire(Picoseconds now) {
@@ -85,17 +111,45 @@ void FlashArray::journal_retire(Picoseconds now) {
   }
 }
 
-uint64_t FlashArray::power_cut(Picoseconds cut) {
-  uint64_t undone = 0;
+FlashArray::CutResult FlashArray::power_cut(Picoseconds cut) {
+  CutResult result;
+  // Newest first: an operation's block is back as it found it before an older one is looked at
+  // (the timing runs a block's operations in the order they were issued).
   for (auto it = m_journal.rbegin(); it != m_journal.rend(); ++it) {
-    if (it->done > cut) {
+    if (it->done <= cut) continue;
+    if (it->array_start > cut) {
       undo(*it);
-      ++undone;
+      ++result.undone;
+    } else if (it->is_erase) {
+      tear_erase(*it);
+      ++result.torn_erases;
+    } else {
+      tear_program(*it);
+      ++result.torn_programs;
     }
   }
   m_journal_base += m_journal.size();
   m_journal.clear();
-  return undone;
+  return result;
+}
+
+void FlashArray::tear_program(const JournalEntry& entry) {
+  undo(entry);  // the page is the block's next free one again; now consume it, unreadable
+  const PageId page = m_geometry.first_page(entry.block) + entry.old_write_pointer;
+  m_write_pointer[entry.block] = static_cast<uint16_t>(entry.old_write_pointer + 1);
+  garble_page(page);
+  m_torn_pages.insert(page);
+}
+
+void FlashArray::tear_erase(const JournalEntry& entry) {
+  undo(entry);
+  // The erase pulse was applied (it wears the block) but did not finish: no page reads, and the
+  // block takes no program until a complete erase.
+  ++m_erase_count[entry.block];
+  const PageId first = m_geometry.first_page(entry.block);
+  for (uint32_t p = 0; p < m_geometry.pages_per_block; ++p) garble_page(first + p);
+  m_write_pointer[entry.block] = static_cast<uint16_t>(m_geometry.pages_per_block);
+  m_torn_blocks.insert(entry.block);
 }
 
 void FlashArray::undo(const JournalEntry& entry) {
@@ -114,6 +168,8 @@ void FlashArray::undo(const JournalEntry& entry) {
   }
   m_write_pointer[entry.block] = static_cast<uint16_t>(entry.old_write_pointer);
   --m_erase_count[entry.block];
+  if (entry.old_erase_torn) m_torn_blocks.insert(entry.block);
+  m_torn_pages.insert(entry.old_torn_pages.begin(), entry.old_torn_pages.end());
 }
 
 }  // namespace ssd::ftl

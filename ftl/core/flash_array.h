@@ -5,11 +5,15 @@
 //
 // Power loss: with the journal on, every program and erase is remembered until the timed models
 // report it complete; power_cut(t) undoes, newest first, whatever had not completed by t, so only
-// completed operations survive. The journal costs nothing when off.
+// completed operations survive. One whose array operation had started by t is torn instead: a torn
+// program leaves its page consumed and unreadable (ECC fails: its spare words and tokens are
+// garbage), a torn erase leaves the block neither erased nor intact (every page unreadable, no page
+// programmable) until it is erased again. The journal costs nothing when off.
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <set>
 #include <vector>
 
 #include "ftl/core/geometry.h"
@@ -40,30 +44,60 @@ class FlashArray {
   Token token(SlotId slot) const { return m_store_tokens ? m_tokens[slot] : 0; }
   const uint32_t* spare(PageId page) const { return &m_spare[uint64_t(page) * m_spare_words]; }
   uint32_t erase_count(BlockId block) const { return m_erase_count[block]; }
+  // Whether `page` reads back (its ECC corrects it): false for a page a power cut tore, or any page
+  // of a block whose erase it tore. Erased pages read (as all ones).
+  bool readable(PageId page) const {
+    if (m_torn_pages.empty() && m_torn_blocks.empty()) return true;
+    return m_torn_pages.count(page) == 0 &&
+           m_torn_blocks.count(m_geometry.block_of_page(page)) == 0;
+  }
+  // Whether a power cut tore the erase of `block` (it must be erased before use).
+  bool erase_torn(BlockId block) const { return m_torn_blocks.count(block) != 0; }
 
   // Power-loss journal. Entries are numbered from 0 in the order operations were applied.
   void set_journal(bool on) { m_journal_on = on; }
   bool journal_on() const { return m_journal_on; }
   uint64_t journal_next_entry() const { return m_journal_base + m_journal.size(); }
-  void journal_complete(uint64_t entry, Picoseconds done);  // the models say when it finished
-  void journal_retire(Picoseconds now);                     // forget operations completed by `now`
-  // Undoes every journaled operation not completed by `cut`; returns how many were undone.
-  uint64_t power_cut(Picoseconds cut);
+  // The models say when operation `entry` finished, and when its array operation (the program or
+  // erase itself, after its command and data transfer) started: a cut between the two tears it.
+  // Without `array_start`, a cut before `done` finds it not started.
+  void journal_complete(uint64_t entry, Picoseconds done, Picoseconds array_start = kNotDone);
+  void journal_retire(Picoseconds now);  // forget operations completed by `now`
+  // Operations journaled and not retired yet (what the journal holds in memory).
+  size_t journal_size() const { return m_journal.size(); }
+
+  struct CutResult {
+    uint64_t undone = 0;         // operations that had not started: as if never issued
+    uint64_t torn_programs = 0;  // pages left unreadable
+    uint64_t torn_erases = 0;    // blocks left neither erased nor intact
+  };
+  // Undoes every journaled operation not completed by `cut`, tearing the ones in their array
+  // operation at `cut`, and empties the journal.
+  CutResult power_cut(Picoseconds cut);
+  static constexpr Picoseconds kNotDone = ~Picoseconds{0};
 
  private:
   struct JournalEntry {
     bool is_erase;
     BlockId block;
     Picoseconds done;
-    // Erases keep the block as it was: write pointer, erase count, spare words and tokens.
+    Picoseconds array_start;
+    // Erases keep the block as it was: write pointer, erase count, spare words and tokens, and
+    // what an earlier cut had torn in it.
     uint32_t old_write_pointer;
     std::vector<uint32_t> old_spare;
     std::vector<Token> old_tokens;
+    bool old_erase_torn = false;
+    std::vector<PageId> old_torn_pages;
   };
   void journal_program(BlockId block);
   void journal_erase(BlockId block);
   void undo(const JournalEntry& entry);
   void clear_page(PageId page);
+  // What a reader of a torn page gets: words and tokens no scheme wrote.
+  void garble_page(PageId page);
+  void tear_program(const JournalEntry& entry);
+  void tear_erase(const JournalEntry& entry);
 
   Geometry m_geometry;
   uint32_t m_spare_words;
@@ -76,6 +110,9 @@ class FlashArray {
   bool m_journal_on = false;
   std::deque<JournalEntry> m_journal;
   uint64_t m_journal_base = 0;  // entry number of m_journal.front()
+  // Torn by power cuts and not erased since: few (at most one operation per die and cut).
+  std::set<PageId> m_torn_pages;
+  std::set<BlockId> m_torn_blocks;
 };
 
 }  // namespace ssd::ftl

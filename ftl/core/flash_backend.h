@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <utility>
 #include <vector>
 
 #include "ftl/core/die_load.h"
@@ -118,15 +120,26 @@ class FlashBackend {
     m_delivered.clear();
     m_journal_of_op.clear();
   }
+  // A power-loss recovery reads the whole device: it calls end_batch() whenever nothing it does
+  // later depends on the operations recorded so far, and `sink` (the timing) takes them; then
+  // they are forgotten, so the list holds a block's worth. Without a sink they are only forgotten.
+  void set_batch_sink(std::function<void()> sink) { m_batch_sink = std::move(sink); }
+  const std::function<void()>& batch_sink() const { return m_batch_sink; }
+  void end_batch() {
+    if (m_batch_sink) m_batch_sink();
+    begin_command();
+  }
   void set_recording(bool on) { m_recording = on; }
   bool recording() const { return m_recording; }
   const OpList& ops() const { return m_ops; }
   const CpuWork& cpu_work() const { return m_cpu; }
   const std::vector<DeliveredUnit>& delivered() const { return m_delivered; }
-  // The timed models report when operation `index` of this command completed.
-  void op_completed(uint32_t index, Picoseconds done) {
+  // The timed models report when operation `index` of this command completed and when its array
+  // operation started (FlashArray::journal_complete: what a power cut between the two tears).
+  void op_completed(uint32_t index, Picoseconds done,
+                    Picoseconds array_start = FlashArray::kNotDone) {
     if (index < m_journal_of_op.size() && m_journal_of_op[index] != kNoEntry) {
-      m_flash.journal_complete(m_journal_of_op[index], done);
+      m_flash.journal_complete(m_journal_of_op[index], done, array_start);
     }
   }
 
@@ -183,6 +196,7 @@ class FlashBackend {
   WriteCounters m_written;
   std::vector<DeliveredUnit> m_delivered;
   std::vector<uint64_t> m_journal_of_op;
+  std::function<void()> m_batch_sink;
 };
 
 }  // namespace ssd::ftl

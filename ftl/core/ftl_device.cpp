@@ -1,5 +1,9 @@
 #include "ftl/core/ftl_device.h"
 
+#include <algorithm>
+#include <utility>
+
+#include "ftl/core/unit_span.h"
 #include "ftl/scheme_registry.h"
 
 namespace ssd::ftl {
@@ -11,10 +15,14 @@ FtlDevice::FtlDevice(const config::PlatformConfig& platform, const FtlDeviceOpti
 
 FtlDevice::FtlDevice(const config::PlatformConfig& platform, const FtlDeviceOptions& options,
                      const SchemeMaker& make)
-    : m_geometry(Geometry::from_platform(platform)) {
+    : m_geometry(Geometry::from_platform(platform)),
+      m_platform(platform),
+      m_hash_engine(options.hash_engine),
+      m_make(make) {
   m_flash = std::make_unique<FlashArray>(
-      m_geometry, scheme_spare_words(platform.ftl.scheme, platform), options.oracle);
-  m_flash->set_journal(options.journal);
+      m_geometry, scheme_spare_words(platform.ftl.scheme, platform, options.power_loss),
+      options.oracle);
+  m_flash->set_journal(options.journal || options.power_loss);
   m_backend = std::make_unique<FlashBackend>(*m_flash);
   if (options.oracle) {
     m_oracle.emplace(m_geometry.logical_units, m_geometry.sectors_per_unit,
@@ -32,16 +40,123 @@ uint64_t FtlDevice::run(HostCommand& command) {
   switch (command.kind) {
     case CommandKind::kWrite:
       m_oracle->on_write(command);
+      note_changes(command, false);
       return 0;
     case CommandKind::kTrim:
       m_oracle->on_trim(command);
+      note_changes(command, true);
       return 0;
     case CommandKind::kRead:
       return m_oracle->check_read(command, m_backend->delivered());
     case CommandKind::kFlush:
+      if (m_durability) m_last_flush_marker = m_durability->marker();
       return 0;
   }
   return 0;
+}
+
+void FtlDevice::note_changes(const HostCommand& command, bool trim) {
+  if (!m_durability) return;
+  const UnitSpan span =
+      unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  for (uint32_t i = 0; i < span.count; ++i) {
+    // A trim forgets only the units it covers whole (Oracle::on_trim).
+    if (trim && span.mask_of(i) != span.full_mask) continue;
+    const Lun lun = span.first + i;
+    m_durability->changed(lun, m_oracle->expected(lun));
+  }
+}
+
+void FtlDevice::start_durability_check() {
+  if (!m_oracle) return;
+  std::vector<Token> values(m_geometry.logical_units);
+  for (Lun lun = 0; lun < values.size(); ++lun) values[lun] = m_oracle->expected(lun);
+  m_durability.emplace(std::move(values));
+  m_last_flush_marker = m_durability->marker();
+}
+
+void FtlDevice::flush_acknowledged(uint64_t marker) {
+  if (m_durability) m_durability->acknowledged(marker);
+}
+
+FlashArray::CutResult FtlDevice::power_cut(Picoseconds cut) {
+  m_retired_stats += m_scheme->stats();
+  m_scheme.reset();  // DRAM: the scheme's tables, pages being assembled, buffers
+  m_backend->begin_command();
+  return m_flash->power_cut(cut);
+}
+
+FtlDevice::RecoveryCounts FtlDevice::recover() {
+  RecoveryCounts counts;
+  const auto count = [&] {
+    for (const FlashOp& op : m_backend->ops().ops()) {
+      switch (op.kind) {
+        case OpKind::kRead:
+          ++counts.flash_reads;
+          break;
+        case OpKind::kSpareRead:
+          ++counts.spare_reads;
+          break;
+        case OpKind::kProgram:
+        case OpKind::kCopyback:
+          ++counts.programs;
+          break;
+        case OpKind::kErase:
+          ++counts.erases;
+          break;
+        case OpKind::kNvramRead:
+          ++counts.nvram_reads;
+          break;
+        default:
+          break;
+      }
+    }
+  };
+  std::function<void()> timing = m_backend->batch_sink();
+  m_backend->set_batch_sink([&] {
+    count();
+    if (timing) timing();
+  });
+  m_backend->begin_command();
+  m_scheme = recover_scheme(
+      m_platform.ftl.scheme,
+      SchemeContext{m_platform, *m_backend, m_hash_engine, m_oracle ? &*m_oracle : nullptr});
+  m_backend->end_batch();  // what the scheme recorded after its last batch
+  m_backend->set_batch_sink(std::move(timing));
+  return counts;
+}
+
+DurabilityCheck::Verdict FtlDevice::check_after_recovery() {
+  if (!m_durability) return {};
+  const uint64_t units = m_geometry.logical_units;
+  std::vector<Token> read_back(units, 0);
+  std::vector<Token> latest(units, 0);
+  // Reads of many units at a time, as the host would read the device back; nothing is timed.
+  const uint32_t per_read = std::max<uint32_t>(1, 1024 / m_geometry.sectors_per_unit);
+  m_backend->set_recording(false);
+  HostCommand read;
+  read.kind = CommandKind::kRead;
+  for (Lun first = 0; first < units; first += per_read) {
+    const uint32_t count = static_cast<uint32_t>(std::min<uint64_t>(per_read, units - first));
+    read.start_sector = uint64_t{first} * m_geometry.sectors_per_unit;
+    read.sector_count = count * m_geometry.sectors_per_unit;
+    m_backend->begin_command();
+    m_scheme->read(read);
+    const std::vector<DeliveredUnit>& delivered = m_backend->delivered();
+    for (uint32_t i = 0; i < count; ++i) {
+      const Lun lun = first + i;
+      // A unit delivered out of place reads as nothing it was given (kNone).
+      const bool in_place = i < delivered.size() && delivered[i].lun == lun;
+      read_back[lun] = in_place ? delivered[i].token : kNone;
+      latest[lun] = m_oracle->expected(lun);
+    }
+  }
+  m_backend->begin_command();
+  m_backend->set_recording(true);
+  DurabilityCheck::Verdict verdict = m_durability->check_and_restart(read_back, latest);
+  for (Lun lun = 0; lun < units; ++lun) m_oracle->set_expected(lun, read_back[lun]);
+  m_last_flush_marker = m_durability->marker();
+  return verdict;
 }
 
 }  // namespace ssd::ftl

@@ -15,12 +15,16 @@
 #include "ftl/core/host_command.h"
 #include "ftl/core/mapping_scheme.h"
 #include "ftl/core/oracle.h"
+#include "ftl/power/durability_check.h"
 
 namespace ssd::ftl {
 
 struct FtlDeviceOptions {
   bool oracle = true;    // check every read (stores a token per unit and per slot)
   bool journal = false;  // remember in-flight operations for power-cut undo
+  // The device may lose power (ftl/power/): the journal, the scheme's recovery words in the
+  // spare area (sequence numbers) and, with the oracle, the durability check.
+  bool power_loss = false;
   // Where VET's accelerator commands go (SchemeContext::hash_engine); must outlive the device.
   HashEngine* hash_engine = nullptr;
 };
@@ -43,10 +47,43 @@ class FtlDevice {
   const Geometry& geometry() const { return m_geometry; }
   FlashArray& flash() { return *m_flash; }
   FlashBackend& backend() { return *m_backend; }
+  // What GC did over the device's life: the scheme's counts, plus those of the schemes power
+  // cuts took away (a recovered scheme counts from zero).
+  FtlStats stats() const {
+    FtlStats total = m_retired_stats;
+    total += m_scheme->stats();
+    return total;
+  }
   MappingScheme& scheme() { return *m_scheme; }
   const MappingScheme& scheme() const { return *m_scheme; }
   const Oracle* oracle() const { return m_oracle ? &*m_oracle : nullptr; }
   uint64_t commands_run() const { return m_next_id; }
+
+  // --- power loss (options.power_loss; docs/power-loss.md) ---
+  // The device's content from now on is what a cut is checked against: call once the untimed
+  // preconditioning is over and flushed (changes before it are not kept).
+  void start_durability_check();
+  // The marker of the last flush run (DurabilityCheck::marker), and the host's word that it
+  // completed before any cut.
+  uint64_t last_flush_marker() const { return m_last_flush_marker; }
+  void flush_acknowledged(uint64_t marker);
+  // The power goes off at `cut`: the flash keeps what completed by then (FlashArray::power_cut)
+  // and the scheme, with everything it held in DRAM, is gone.
+  FlashArray::CutResult power_cut(Picoseconds cut);
+  // The power is back: the scheme rebuilds itself from the flash (SchemeDescriptor::recover). Its
+  // operations go to the backend's batch sink as it records them (FlashBackend::end_batch); the
+  // counts are returned.
+  struct RecoveryCounts {
+    uint64_t flash_reads = 0;
+    uint64_t spare_reads = 0;
+    uint64_t programs = 0;
+    uint64_t erases = 0;
+    uint64_t nvram_reads = 0;
+  };
+  RecoveryCounts recover();
+  // Reads every unit back through the recovered scheme (untimed) and checks it against what was
+  // durable (DurabilityCheck); the oracle and the check then take the values read back.
+  DurabilityCheck::Verdict check_after_recovery();
 
  private:
   Geometry m_geometry;
@@ -55,6 +92,15 @@ class FtlDevice {
   std::unique_ptr<MappingScheme> m_scheme;
   std::optional<Oracle> m_oracle;
   uint64_t m_next_id = 0;
+  config::PlatformConfig m_platform;  // a copy: a recovered scheme's context refers to it
+  HashEngine* m_hash_engine;
+  SchemeMaker m_make;
+  std::optional<DurabilityCheck> m_durability;
+  FtlStats m_retired_stats;  // of the schemes power cuts took away
+  uint64_t m_last_flush_marker = 0;
+
+  // The durability check learns what a write or trim gave its units.
+  void note_changes(const HostCommand& command, bool trim);
 };
 
 }  // namespace ssd::ftl

@@ -11,6 +11,13 @@ struct FtlStats {
   uint64_t gc_invocations = 0;   // victim blocks reclaimed (merges, folds)
   uint64_t gc_units_copied = 0;  // valid units GC moved
   uint64_t gc_erases = 0;        // erases GC issued
+
+  FtlStats& operator+=(const FtlStats& other) {
+    gc_invocations += other.gc_invocations;
+    gc_units_copied += other.gc_units_copied;
+    gc_erases += other.gc_erases;
+    return *this;
+  }
 };
 
 }  // namespace ssd::ftl

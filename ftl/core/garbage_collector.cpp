@@ -151,11 +151,18 @@ void GarbageCollector::relocate_victim(BlockId victim, uint32_t plane, uint32_t&
   const PageId first = m_geometry.first_page(victim);
   const uint32_t programmed = m_backend.flash().write_pointer(victim);
   prefetch_mappings(victim);
-  for (uint32_t p = 0; p < programmed; ++p) relocate_page(first + p, plane, last_op);
+  for (uint32_t p = 0; p < programmed; ++p) {
+    // A page a power cut tore holds nothing (its ECC fails): recovery mapped no unit to it.
+    if (m_backend.flash().readable(first + p)) relocate_page(first + p, plane, last_op);
+  }
   m_owner.relocations_done();
 }
 
 void GarbageCollector::erase_victim(BlockId victim, uint32_t after) {
+  if (m_guard != nullptr) {
+    m_guard->before_erase(victim);
+    after = kAfterPrograms;
+  }
   m_backend.erase(victim, OpClass::kGc, after);
   m_blocks.release_block(victim);
   ++m_stats.gc_erases;
@@ -192,6 +199,7 @@ void GarbageCollector::prefetch_mappings(BlockId victim) const {
   const PageId first = m_geometry.first_page(victim);
   const uint32_t programmed = m_backend.flash().write_pointer(victim);
   for (uint32_t p = 0; p < programmed; ++p) {
+    if (!m_backend.flash().readable(first + p)) continue;
     const uint32_t* spare = m_backend.flash().spare(first + p);
     for (uint32_t u = 0; u < m_geometry.units_per_page; ++u) {
       if (spare[u] != kNone) m_owner.prefetch(spare[u]);
@@ -232,8 +240,11 @@ void GarbageCollector::relocate_page(PageId page, uint32_t plane, uint32_t& last
     if ((valid_mask >> u & 1u) == 0) continue;
     const Lun lun = spare[u];
     const SlotId from = first_slot + u;
-    const SlotId to =
-        stream_of(lun).append_on_plane(plane, lun, m_backend.flash().token(from), read_op);
+    UnitWriter& stream = stream_of(lun);
+    const SlotId to = stream.append_on_plane(plane, lun, m_backend.flash().token(from), read_op);
+    if (m_guard != nullptr && stream.holds(to)) {
+      stream.set_origin(to, m_geometry.block_of_page(page));
+    }
     m_owner.relocate(lun, from, to);
     m_blocks.remove_valid(from);
     ++m_stats.gc_units_copied;

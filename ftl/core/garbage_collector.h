@@ -54,6 +54,16 @@ class MappingOwner {
 enum class GcMode : uint8_t { kIncremental, kBlocking };
 GcMode gc_mode(const std::string& name);  // ftl.gc_mode's value: "incremental", "blocking"
 
+// Power-loss safety (the device may lose power, page_store.h): before a victim is erased, the
+// guard programs every page still being assembled that holds a newer copy of a unit whose older
+// copy is in the victim, and the erase waits for every program issued before it (kAfterPrograms).
+// A unit's older copy so outlives the program of its newer one, and a cut finds one of them.
+class EraseGuard {
+ public:
+  virtual ~EraseGuard() = default;
+  virtual void before_erase(BlockId victim) = 0;
+};
+
 class GarbageCollector final : public UnitWriter::SpaceListener {
  public:
   GarbageCollector(FlashBackend& backend, BlockManager& blocks, UnitWriter& gc_writer,
@@ -65,6 +75,8 @@ class GarbageCollector final : public UnitWriter::SpaceListener {
                    GcMode mode = GcMode::kIncremental, bool copyback = false);
 
   void before_new_page(uint32_t plane, bool needs_block) override;
+  // Power-loss safe erases (EraseGuard above); nullptr: none (the default).
+  void set_erase_guard(EraseGuard* guard) { m_guard = guard; }
   // Reclaims one victim on `plane`; false when there is none worth taking (one that would not
   // free at least a page).
   bool collect_one(uint32_t plane);
@@ -100,7 +112,11 @@ class GarbageCollector final : public UnitWriter::SpaceListener {
   uint64_t programs() const;
   void close_pages(uint32_t plane);
   // Free blocks a plane keeps for GC: the host stream opens no block below one more than this.
-  uint32_t gc_blocks() const { return static_cast<uint32_t>(m_gc_writers.size()); }
+  // With power-loss safe erases, one more: a cut while GC writes into its last free block and
+  // before the victim's erase completes leaves GC that one, to write into after the recovery.
+  uint32_t gc_blocks() const {
+    return static_cast<uint32_t>(m_gc_writers.size()) + (m_guard != nullptr ? 1 : 0);
+  }
 
   FlashBackend& m_backend;
   BlockManager& m_blocks;
@@ -116,6 +132,7 @@ class GarbageCollector final : public UnitWriter::SpaceListener {
   // the GC stream's program count when they were last checked.
   std::vector<BlockId> m_waiting;
   uint64_t m_seen_programs = 0;
+  EraseGuard* m_guard = nullptr;
 };
 
 }  // namespace ssd::ftl

@@ -29,6 +29,8 @@ class Oracle {
 
   // The unit's expected token (the sum of its sectors' when sector-granular).
   Token expected(Lun lun) const;
+  // After a power cut: the unit holds `token` now (what recovery gave back). Not sector-granular.
+  void set_expected(Lun lun, Token token) { m_expected[lun] = token; }
   bool sector_granular() const { return m_sector_granular; }
   // Sector-granular only: what `sector` holds now (0: never written or trimmed).
   Token sector(uint64_t sector) const { return m_sectors[sector]; }

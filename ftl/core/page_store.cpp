@@ -1,5 +1,6 @@
 #include "ftl/core/page_store.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -52,6 +53,85 @@ PageStore::PageStore(const config::PlatformConfig& platform, FlashBackend& backe
     host.set_plane_live_limit(live_limit);
   }
   m_map_writer.set_listener(&m_gc);
+  const Geometry& g = backend.geometry();
+  m_sequenced = backend.flash().spare_words_per_page() >= spare_words(g) + recovery_spare_words(g);
+  if (m_sequenced) {
+    for (UnitWriter& writer : m_host_writers) writer.set_sequence(&m_sequence);
+    for (UnitWriter& writer : m_gc_writers) writer.set_sequence(&m_sequence);
+    m_map_writer.set_sequence(&m_sequence);
+    m_gc.set_erase_guard(this);
+  }
+}
+
+void PageStore::before_erase(BlockId victim) {
+  const uint32_t planes = geometry().planes();
+  const auto close_pinning = [&](UnitWriter& writer) {
+    for (uint32_t plane = 0; plane < planes; ++plane) {
+      if (writer.has_origin(plane, victim)) writer.close_page(plane);
+    }
+  };
+  for (UnitWriter& writer : m_host_writers) close_pinning(writer);
+  for (UnitWriter& writer : m_gc_writers) close_pinning(writer);
+  close_pinning(m_map_writer);
+}
+
+uint64_t PageStore::scan_flash(const std::function<void(Lun, SlotId, uint64_t)>& found) {
+  const Geometry& g = geometry();
+  const FlashArray& flash = m_backend.flash();
+  const uint32_t units = g.units_per_page;
+  const uint32_t spare_bytes = flash.spare_words_per_page() * 4;
+  uint64_t pages_read = 0;
+  uint64_t highest = 0;
+  for (BlockId block = 0; block < g.blocks(); ++block) {
+    if (flash.erase_torn(block)) {
+      // Neither erased nor intact: nothing in it reads, and it takes no program until erased.
+      m_backend.erase(block, OpClass::kMapping);
+      m_backend.end_batch();
+      continue;
+    }
+    const uint32_t programmed = flash.write_pointer(block);
+    for (uint32_t p = 0; p < programmed; ++p) {
+      const PageId page = g.first_page(block) + p;
+      m_backend.read_spare(page, spare_bytes, OpClass::kMapping);
+      ++pages_read;
+      if (!flash.readable(page)) continue;  // torn: the ECC fails
+      const uint32_t* spare = flash.spare(page);
+      const uint64_t sequence = spare[units] | uint64_t{spare[units + 1]} << 32;
+      highest = std::max(highest, sequence);
+      for (uint32_t u = 0; u < units; ++u) {
+        if (spare[u] != kNone) found(spare[u], g.first_slot(page) + u, sequence);
+      }
+    }
+    if (programmed > 0) m_backend.end_batch();
+  }
+  m_sequence = highest + 1;
+  return pages_read;
+}
+
+void PageStore::adopt(const std::vector<SlotId>& table) {
+  const FlashArray& flash = m_backend.flash();
+  const Geometry& g = geometry();
+  m_blocks.rebuild(flash);
+  std::vector<UnitWriter*> streams;
+  for (UnitWriter& writer : m_gc_writers) streams.push_back(&writer);
+  for (UnitWriter& writer : m_host_writers) streams.push_back(&writer);
+  for (BlockId block = 0; block < g.blocks(); ++block) {
+    const uint32_t programmed = flash.write_pointer(block);
+    if (programmed == 0 || programmed == g.pages_per_block ||
+        !flash.readable(g.first_page(block) + programmed - 1)) {
+      continue;
+    }
+    const uint32_t plane = g.plane_of_block(block);
+    for (UnitWriter* stream : streams) {
+      if (stream->has_block(plane)) continue;
+      stream->adopt_block(plane, block);
+      m_blocks.reopen(block);
+      break;
+    }
+  }
+  for (const SlotId slot : table) {
+    if (slot != kNone) m_blocks.add_valid(slot);
+  }
 }
 
 uint32_t PageStore::read(SlotId slot, uint32_t units, OpClass op_class, uint32_t after) {

@@ -7,9 +7,15 @@
 // write_in_stream() and names the GC stream of each unit GC moves
 // (MappingOwner::relocation_stream). Blocks are opened lazily, so a stream never written holds
 // none. page_store_rules.h states what a platform must hold for the streams.
+//
+// Power loss: when the flash has room for them (the device may lose power: FtlDeviceOptions),
+// every page carries a program sequence number in its spare area (unit_writer.h). A scheme
+// rebuilt after a cut scans the spare areas with scan_flash(), keeps the copy of each unit with
+// the highest sequence, and hands its table to adopt(): the blocks and their valid counts follow.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -26,7 +32,7 @@
 
 namespace ssd::ftl {
 
-class PageStore {
+class PageStore final : private EraseGuard {
  public:
   // `streams`: host write streams, 1 to kMaxStreams; `gc_streams`: GC streams (the values
   // MappingOwner::relocation_stream may answer), 1 to kMaxStreams, 0 = as many as `streams`.
@@ -35,8 +41,12 @@ class PageStore {
 
   static constexpr uint32_t kMaxStreams = 8;
 
-  // Spare words per page this store writes (one LUN per unit).
+  // Spare words per page this store writes (one LUN per unit), and the words it adds when the
+  // device may lose power (a 64-bit program sequence number).
   static uint32_t spare_words(const Geometry& geometry) { return geometry.units_per_page; }
+  static uint32_t recovery_spare_words(const Geometry& /*geometry*/) {
+    return UnitWriter::kSequenceWords;
+  }
 
   // Writes one unit of host data; may run GC first. `after`: the op the program waits for.
   SlotId write(Lun lun, Token token, uint32_t after = kNone) {
@@ -64,8 +74,26 @@ class PageStore {
   SlotId write_on_plane(uint32_t plane, Lun lun, Token token, uint32_t after = kNone) {
     return m_host_writers[0].append_on_plane(plane, lun, token, after);
   }
-  // The unit in `slot` is stale (overwritten or trimmed).
-  void invalidate(SlotId slot) { m_blocks.remove_valid(slot); }
+  // The unit in `slot` is stale (overwritten or trimmed). With sequence numbers, a stale unit
+  // still in DRAM is dropped from its page's spare, so no recovery takes it for the newest copy.
+  void invalidate(SlotId slot) {
+    m_blocks.remove_valid(slot);
+    if (m_sequenced) {
+      if (UnitWriter* writer = holder(slot)) writer->forget(slot);
+    }
+  }
+  // The unit in `old` was written again into `now`: `old` is stale. With sequence numbers, the
+  // block holding the unit's copy on flash is not erased before `now` is programmed (EraseGuard).
+  void replace(SlotId old, SlotId now) {
+    if (m_sequenced) {
+      if (UnitWriter* writer = holder(now)) {
+        const UnitWriter* old_writer = holder(old);
+        writer->set_origin(
+            now, old_writer != nullptr ? old_writer->origin(old) : m_blocks.block_of_slot(old));
+      }
+    }
+    invalidate(old);
+  }
 
   // Reads `units` consecutive units of one page starting at `slot`, recording a flash read, or a
   // DRAM read when the page is still being assembled. Returns the op index.
@@ -101,6 +129,21 @@ class PageStore {
   // Programs every page still being assembled (padding empty slots). Returns the last op or kNone.
   uint32_t flush();
 
+  // --- power-loss recovery, on a store just built over the flash a cut left behind ---
+  bool sequenced() const { return m_sequenced; }
+  // Reads the spare area of every programmed page (a recorded spare read each; the operations are
+  // handed on a block at a time, FlashBackend::end_batch) and calls `found(lun, slot, sequence)`
+  // for every unit a readable page names; a page the cut tore fails its ECC and names none.
+  // A block whose erase the cut tore is erased again. Returns the pages read.
+  uint64_t scan_flash(const std::function<void(Lun, SlotId, uint64_t)>& found);
+  // After the scan: `table` (unit -> slot, kNone = unmapped) is what the scheme kept, and the
+  // units of `table` are the valid ones. Blocks with no programmed page are free; a block the cut
+  // left partly programmed becomes a stream's open block on its plane again (GC's streams first:
+  // GC needs a block to write into before it can free one), unless its last page was torn or the
+  // streams have one there already, and every other block is full. Programs continue from the
+  // highest sequence the scan saw.
+  void adopt(const std::vector<SlotId>& table);
+
   const BlockManager& blocks() const { return m_blocks; }
   // Erased blocks for a layer above the scheme (BlockManager::lend_block, take_back). The host
   // streams' plane live limit (plane_balance.h) leaves room for the most any plane has lent, as
@@ -120,6 +163,10 @@ class PageStore {
     }
     return m_map_writer.holds(slot) ? &m_map_writer : nullptr;
   }
+  UnitWriter* holder(SlotId slot) {
+    return const_cast<UnitWriter*>(static_cast<const PageStore&>(*this).holder(slot));
+  }
+  void before_erase(BlockId victim) override;
 
   FlashBackend& m_backend;
   BlockManager m_blocks;
@@ -132,6 +179,8 @@ class PageStore {
   std::vector<uint32_t> m_lent;  // blocks lent per plane
   uint32_t m_most_lent = 0;      // the plane live limit allows for this many
   uint32_t m_stream_blocks = 0;  // open blocks per plane of the streams beyond one host, one GC
+  bool m_sequenced = false;      // pages carry program sequence numbers
+  uint64_t m_sequence = 1;       // the next program's
 };
 
 }  // namespace ssd::ftl

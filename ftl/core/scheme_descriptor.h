@@ -51,6 +51,16 @@ struct SchemeDescriptor {
   // too large for the machine is refused instead of dying in the allocator.
   std::function<uint64_t(const config::PlatformConfig&, const Geometry&)> simulator_bytes;
   std::function<std::unique_ptr<MappingScheme>(const SchemeContext&)> create;
+
+  // Power loss (docs/power-loss.md). `recover` builds the scheme again from what the flash (and
+  // NVRAM) hold after a cut, recording every read it needs on the context's backend (it calls
+  // FlashBackend::end_batch between independent steps); none: the scheme cannot recover, and a
+  // scenario that cuts power is refused. `recovery_problem`: why the scheme cannot recover with
+  // these settings, naming the key to change (none: it can). `recovery_spare_words`: spare words
+  // per page it keeps beyond spare_words() when the device may lose power (sequence numbers).
+  std::function<std::unique_ptr<MappingScheme>(const SchemeContext&)> recover;
+  std::function<std::optional<config::KeyProblem>(const config::PlatformConfig&)> recovery_problem;
+  std::function<uint32_t(const Geometry&)> recovery_spare_words;
 };
 
 // Fresh default settings of the groups `Groups...`, for SchemeDescriptor::settings.

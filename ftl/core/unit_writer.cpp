@@ -13,6 +13,7 @@ UnitWriter::UnitWriter(FlashBackend& backend, BlockManager& blocks, OpClass op_c
   for (auto& open : m_open) {
     open.tokens.assign(m_geometry.units_per_page, 0);
     open.spare.assign(m_backend.flash().spare_words_per_page(), kNone);
+    open.origins.assign(m_geometry.units_per_page, kNone);
   }
 }
 
@@ -86,6 +87,11 @@ void UnitWriter::start_page(uint32_t plane) {
 
 uint32_t UnitWriter::program(uint32_t plane, PageId copy_source) {
   OpenPage& open = m_open[plane];
+  if (m_sequence != nullptr) {
+    const uint64_t sequence = (*m_sequence)++;
+    open.spare[m_geometry.units_per_page] = static_cast<uint32_t>(sequence);
+    open.spare[m_geometry.units_per_page + 1] = static_cast<uint32_t>(sequence >> 32);
+  }
   const uint32_t mapping = open.units.by_class[static_cast<int>(OpClass::kMapping)];
   const OpClass op_class = mapping == open.units.total() ? OpClass::kMapping : m_op_class;
   const uint32_t op =
@@ -98,6 +104,7 @@ uint32_t UnitWriter::program(uint32_t plane, PageId copy_source) {
   ++m_programs;
   std::fill(open.tokens.begin(), open.tokens.end(), 0);
   std::fill(open.spare.begin(), open.spare.end(), kNone);
+  std::fill(open.origins.begin(), open.origins.end(), kNone);
   open.page = kNone;
   if (m_backend.flash().write_pointer(open.block) == m_geometry.pages_per_block) {
     m_blocks.close_block(open.block);
@@ -126,6 +133,32 @@ bool UnitWriter::holds(SlotId slot) const {
   const uint32_t plane = m_geometry.plane_of_block(m_geometry.block_of_page(page));
   const OpenPage& open = m_open[plane];
   return open.page == page && m_geometry.unit_in_page(slot) < open.filled;
+}
+
+void UnitWriter::forget(SlotId slot) {
+  const PageId page = m_geometry.page_of_slot(slot);
+  const uint32_t plane = m_geometry.plane_of_block(m_geometry.block_of_page(page));
+  const uint32_t unit = m_geometry.unit_in_page(slot);
+  if (unit < m_open[plane].spare.size()) m_open[plane].spare[unit] = kNone;
+}
+
+void UnitWriter::set_origin(SlotId slot, BlockId block) {
+  const PageId page = m_geometry.page_of_slot(slot);
+  const uint32_t plane = m_geometry.plane_of_block(m_geometry.block_of_page(page));
+  m_open[plane].origins[m_geometry.unit_in_page(slot)] = block;
+}
+
+BlockId UnitWriter::origin(SlotId slot) const {
+  const PageId page = m_geometry.page_of_slot(slot);
+  const uint32_t plane = m_geometry.plane_of_block(m_geometry.block_of_page(page));
+  return m_open[plane].origins[m_geometry.unit_in_page(slot)];
+}
+
+bool UnitWriter::has_origin(uint32_t plane, BlockId block) const {
+  const OpenPage& open = m_open[plane];
+  if (open.page == kNone) return false;
+  return std::find(open.origins.begin(), open.origins.begin() + open.filled, block) !=
+         open.origins.begin() + open.filled;
 }
 
 Token UnitWriter::buffered_token(SlotId slot) const {

@@ -8,6 +8,11 @@
 // GC and recovery read back. Until a page is programmed its units live only in DRAM (volatile);
 // close_pages() pads and programs them, which is what a flush does. A page's program has the
 // stream's class, or the mapping class when every unit in it is mapping metadata.
+// For power-loss recovery (set_sequence) each page's spare also carries a 64-bit program
+// sequence number after the units' words, and a unit overwritten or trimmed while its page is
+// still being assembled is dropped from the page's spare (forget()): a recovery that takes, for
+// every logical unit, the copy in the page with the highest sequence then finds the newest copy
+// that reached the flash (page_store.h).
 #pragma once
 
 #include <cstdint>
@@ -37,6 +42,10 @@ class UnitWriter {
   void set_plane_live_limit(uint64_t limit) { m_plane_live_limit = limit; }
   // How append() chooses the plane of a new page (default round_robin).
   void set_placement(PlacementPolicy policy) { m_placement = policy; }
+  // Stamps every page programmed from now on with `*sequence` (then incremented) in the two spare
+  // words after the units' (kSequenceWords); the counter is shared by every stream of a store.
+  void set_sequence(uint64_t* sequence) { m_sequence = sequence; }
+  static constexpr uint32_t kSequenceWords = 2;
 
   // Appends one unit on the next plane of the stripe (or on `plane`); returns its slot.
   // `after`: operation the page's program must wait for (e.g. the read of a read-modify-write).
@@ -57,6 +66,11 @@ class UnitWriter {
   // Returns the first slot of the new page; the units follow in order.
   SlotId copy_page(uint32_t plane, PageId source, const Lun* luns, const Token* tokens,
                    uint32_t after);
+
+  // After a power cut: `block` (on `plane`, partly programmed) is this stream's open block there;
+  // its next page is its first erased one.
+  void adopt_block(uint32_t plane, BlockId block) { m_open[plane].block = block; }
+  bool has_block(uint32_t plane) const { return m_open[plane].block != kNone; }
 
   // Programs the open page of `plane` (or of every plane) if it holds any unit; empty slots are
   // padded. Returns the program's operation index (the last one, for all planes), or kNone.
@@ -79,6 +93,14 @@ class UnitWriter {
   // Whether `slot` sits in a page this stream is still assembling, and its token there.
   bool holds(SlotId slot) const;
   Token buffered_token(SlotId slot) const;
+  // The unit in `slot` (which this stream holds) is stale: its page will not name it.
+  void forget(SlotId slot);
+  // The unit in `slot` (which this stream holds) replaces a copy whose block is `block`: until
+  // this page is programmed, that block holds the unit's copy on flash (PageStore's erase guard).
+  void set_origin(SlotId slot, BlockId block);
+  BlockId origin(SlotId slot) const;
+  // Whether the page being assembled on `plane` holds a unit whose older copy is in `block`.
+  bool has_origin(uint32_t plane, BlockId block) const;
 
  private:
   struct OpenPage {
@@ -89,6 +111,7 @@ class UnitWriter {
     ProgramUnits units;  // what the units assembled so far were written for
     std::vector<Token> tokens;
     std::vector<uint32_t> spare;
+    std::vector<BlockId> origins;  // per unit (set_origin), kNone when none
   };
   void start_page(uint32_t plane);
   uint32_t program(uint32_t plane, PageId copy_source = kNone);
@@ -108,6 +131,7 @@ class UnitWriter {
   uint64_t m_plane_live_limit = 0;
   uint32_t m_last_program = kNone;
   uint64_t m_programs = 0;
+  uint64_t* m_sequence = nullptr;  // program sequence (set_sequence), or none
 };
 
 }  // namespace ssd::ftl

@@ -36,6 +36,23 @@ SchemeDescriptor page_descriptor() {
   d.create = [](const SchemeContext& c) {
     return with_sector_layer(c, std::make_unique<PageMapping>(c));
   };
+  d.recover = [](const SchemeContext& c) { return PageMapping::recovered(c); };
+  d.recovery_problem = [](const config::PlatformConfig& p) -> std::optional<config::KeyProblem> {
+    if (map_layout(p, Geometry::from_platform(p)).policy != MapSyncPolicy::kNone) {
+      return config::KeyProblem{"ftl.page.map_sync",
+                                "recovery from the map pages (and NVRAM) a sync keeps is not "
+                                "built yet; with power cuts use none (spare-area scan)"};
+    }
+    if (sector_layer_on(p)) {
+      return config::KeyProblem{p.ftl.settings.get<SectorLogSettings>().size_bytes > 0
+                                    ? "ftl.sector_log.size_bytes"
+                                    : "ftl.write_buffer.bytes",
+                                "recovery of the sector log and its map is not built yet; with "
+                                "power cuts leave the sector layer off"};
+    }
+    return std::nullopt;
+  };
+  d.recovery_spare_words = PageStore::recovery_spare_words;
   return d;
 }
 

@@ -17,6 +17,23 @@ PageMapping::PageMapping(const SchemeContext& context)
   }
 }
 
+std::unique_ptr<PageMapping> PageMapping::recovered(const SchemeContext& context) {
+  auto scheme = std::make_unique<PageMapping>(context);
+  std::vector<SlotId>& table = scheme->m_l2p;
+  std::vector<uint64_t> newest(table.size(), 0);
+  CpuWork& cpu = scheme->m_backend.cpu();
+  scheme->m_store.scan_flash([&](Lun lun, SlotId slot, uint64_t sequence) {
+    ++cpu.table_lookups;
+    if (lun >= table.size()) return;  // not a logical unit: a spare no page mapping writes
+    if (table[lun] == kNone || sequence > newest[lun]) {
+      table[lun] = slot;
+      newest[lun] = sequence;
+    }
+  });
+  scheme->m_store.adopt(table);
+  return scheme;
+}
+
 std::vector<MappingFigure> PageMapping::mapping_figures() const {
   std::vector<MappingFigure> figures{
       {"map_sync", 0.0, true, m_sync ? to_string(m_sync->layout().policy) : std::string()}};
@@ -49,7 +66,7 @@ void PageMapping::write(const HostCommand& command) {
     const Token token = m_store.unit_content(command, span, i, m_l2p[lun], after);
     const SlotId slot = m_store.write(lun, token, after);
     // Look the old slot up only now: GC run by this write may have moved the unit.
-    if (m_l2p[lun] != kNone) m_store.invalidate(m_l2p[lun]);
+    if (m_l2p[lun] != kNone) m_store.replace(m_l2p[lun], slot);
     set_entry(lun, slot);
   }
 }

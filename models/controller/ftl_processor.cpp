@@ -130,6 +130,13 @@ Picoseconds FtlProcessor::serve(ftl::HostCommand& command, Picoseconds ready,
   // behind it. A flush waits for everything; so does an operation marked kAfterAll, and one
   // marked kAfterData waits for everything but the command's other kAfterData operations.
   // A read of a page whose program is still in flight is served from that program's buffer.
+  Picoseconds completion = time_ops(cpu_end);
+  if (command.kind == ftl::CommandKind::kFlush) completion = std::max(completion, m_all_done_at);
+  return completion;
+}
+
+Picoseconds FtlProcessor::time_ops(Picoseconds cpu_end) {
+  ftl::FlashBackend& backend = m_device.backend();
   const ftl::OpList& ops = backend.ops();
   m_done.resize(ops.size());
   m_program_buffers.advance(to_ps(sc_core::sc_time_stamp()));
@@ -137,10 +144,11 @@ Picoseconds FtlProcessor::serve(ftl::HostCommand& command, Picoseconds ready,
   Picoseconds before_data = m_all_done_at;  // what a kAfterData operation waits for
   for (uint32_t i = 0; i < ops.size(); ++i) {
     const ftl::FlashOp& op = ops[i];
-    const Picoseconds op_ready = op.after == ftl::kNone       ? cpu_end
-                                 : op.after == ftl::kAfterAll ? std::max(cpu_end, m_all_done_at)
-                                 : op.after == ftl::kAfterData
-                                     ? std::max(cpu_end, before_data)
+    const Picoseconds op_ready = op.after == ftl::kNone        ? cpu_end
+                                 : op.after == ftl::kAfterAll  ? std::max(cpu_end, m_all_done_at)
+                                 : op.after == ftl::kAfterData ? std::max(cpu_end, before_data)
+                                 : op.after == ftl::kAfterPrograms
+                                     ? std::max(cpu_end, m_programs_done_at)
                                      : std::max(cpu_end, m_done[op.after]);
     if (ftl::is_flash_read(op.kind) && m_program_buffers.holds(op.page, op_ready)) {
       ftl::FlashOp from_buffer = op;
@@ -151,15 +159,35 @@ Picoseconds FtlProcessor::serve(ftl::HostCommand& command, Picoseconds ready,
       m_done[i] = issue(op, op_ready);
     }
     if (op.kind == ftl::OpKind::kProgram) m_program_buffers.programmed(op.page, m_done[i]);
-    backend.op_completed(i, m_done[i]);
+    if (op.kind == ftl::OpKind::kProgram || op.kind == ftl::OpKind::kCopyback) {
+      m_programs_done_at = std::max(m_programs_done_at, m_done[i]);
+    }
+    backend.op_completed(i, m_done[i], m_op_extension.array_start);
     m_all_done_at = std::max(m_all_done_at, m_done[i]);
     if (op.after != ftl::kAfterData) before_data = std::max(before_data, m_done[i]);
     if (m_write_waits_for_gc || op.op_class != ftl::OpClass::kGc) {
       completion = std::max(completion, m_done[i]);
     }
   }
-  if (command.kind == ftl::CommandKind::kFlush) completion = std::max(completion, m_all_done_at);
   return completion;
+}
+
+void FtlProcessor::power_off(Picoseconds cut) {
+  m_cpu_free_at = cut;
+  m_all_done_at = cut;
+  m_programs_done_at = cut;
+  m_program_buffers.clear();
+}
+
+Picoseconds FtlProcessor::time_batch(Picoseconds ready) {
+  const ftl::CpuWork& work = m_device.backend().cpu_work();
+  // The recovery's own firmware work: its primitives, with no per-command overhead.
+  const uint64_t cycles = m_costs.cycles(work) - m_costs.per_command;
+  const Picoseconds cpu_start = std::max(ready, m_cpu_free_at);
+  const Picoseconds cpu_end = cpu_start + ftl::checked_ps(double(cycles) * m_costs.ps_per_cycle,
+                                                          "a recovery step's firmware");
+  m_cpu_free_at = cpu_end;
+  return time_ops(cpu_end);
 }
 
 }  // namespace ssd::models

@@ -64,6 +64,14 @@ class FtlProcessor : public sc_core::sc_module {
   ~FtlProcessor() override;
 
   const FirmwareTotals& totals() const { return m_totals; }
+
+  // Power loss (models/platform/power_cuts.h). The power went off at `cut`: the CPU and the
+  // operations in flight stopped, the program buffers are lost.
+  void power_off(Picoseconds cut);
+  // Times a batch of a recovery's operations (ftl::FlashBackend::end_batch), its firmware work
+  // first, from `ready` on; returns when the last of them completes. Not counted in totals(),
+  // which are the host commands'.
+  Picoseconds time_batch(Picoseconds ready);
   // VET's accelerator, when the platform has one: the time its commands took is added to the
   // firmware's time of the host command that issued them.
   void attach_accelerator(AcceleratorPort* port) { m_accelerator = port; }
@@ -72,13 +80,17 @@ class FtlProcessor : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
   // Runs the command's firmware and times its operations; returns its completion.
   Picoseconds serve(ftl::HostCommand& command, Picoseconds ready, uint64_t& mismatches);
+  // Issues the operations the backend recorded, none before `cpu_end`; returns the completion of
+  // the latest (GC's only with controller.write_waits_for_gc).
+  Picoseconds time_ops(Picoseconds cpu_end);
   Picoseconds issue(const ftl::FlashOp& op, Picoseconds ready);
 
   ftl::FtlDevice& m_device;
   CpuCosts m_costs;
   bool m_write_waits_for_gc;  // controller.write_waits_for_gc
   Picoseconds m_cpu_free_at = 0;
-  Picoseconds m_all_done_at = 0;  // latest completion of any operation so far (for flushes)
+  Picoseconds m_all_done_at = 0;       // latest completion of any operation so far (for flushes)
+  Picoseconds m_programs_done_at = 0;  // latest completion of any program (kAfterPrograms)
   FirmwareTotals m_totals;
   AcceleratorPort* m_accelerator = nullptr;
   std::vector<Picoseconds> m_done;  // per operation of the current command, reused

@@ -55,6 +55,11 @@ class ProgramBuffers {
   }
   // Simulated time no read can be ready before any more: programs done by then are dead.
   void advance(Picoseconds now) { m_now = now; }
+  // The power went off: no program is in flight any more, and its buffer is gone.
+  void clear() {
+    m_table.assign(kMinSize, Entry{});
+    m_filled = 0;
+  }
   size_t capacity() const { return m_table.size(); }
 
  private:

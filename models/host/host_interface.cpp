@@ -124,7 +124,14 @@ void HostInterface::run() {
       stop_at(RunStop::Cause::kInterrupted, "interrupted", issued + 1);
       break;
     }
-    const Picoseconds submitted = submit_time(request);
+    Picoseconds submitted = submit_time(request);
+    if (m_options.power != nullptr) {
+      if (const auto at = m_options.power->cut_before(issued + 1, m_last_submit, submitted)) {
+        m_last_submit = cut_power(*at);
+        submitted = submit_time(request);
+      }
+      settle(submitted);
+    }
     if (m_options.duration_ps && submitted >= m_options.duration_ps) break;
     if (submitted > ftl::kLatestTime) {
       stop_at(RunStop::Cause::kTimeLimit,
@@ -164,10 +171,24 @@ void HostInterface::run() {
       break;
     }
     m_in_flight.push(completion);
-    record(command, arrival, submitted, completion);
+    if (m_options.power == nullptr) {
+      record(command, arrival, submitted, completion);
+    } else {
+      const bool flush = command.kind == ftl::CommandKind::kFlush;
+      m_unsettled.push(Unsettled{command, arrival, submitted, completion,
+                                 flush ? m_options.power->flush_marker() : 0});
+    }
     if (++issued % kProgressCheckEvery == 0) maybe_report_progress();
   }
   if (m_progress_shown) std::fprintf(stderr, "\n");
+  if (m_options.power != nullptr && m_stop.cause == RunStop::Cause::kNone && !m_unsettled.empty()) {
+    // A cut due before the last command completes still comes (the device is busy until then).
+    if (const auto at =
+            m_options.power->cut_before(issued + 1, m_last_submit, m_unsettled.top().completion)) {
+      cut_power(*at);
+    }
+    settle(ftl::kLatestTime);
+  }
   if (m_stop.cause == RunStop::Cause::kNone) {
     // Let simulated time run to the last completion, so the kernel's clock ends where the run
     // does.
@@ -178,6 +199,29 @@ void HostInterface::run() {
     m_finished = true;
   }
   sc_core::sc_stop();
+}
+
+void HostInterface::settle(Picoseconds now) {
+  while (!m_unsettled.empty() && m_unsettled.top().completion <= now) {
+    const Unsettled& done = m_unsettled.top();
+    record(done.command, done.arrival, done.submitted, done.completion);
+    if (done.command.kind == ftl::CommandKind::kFlush) {
+      m_options.power->flush_completed(done.flush_marker);
+    }
+    m_unsettled.pop();
+  }
+}
+
+Picoseconds HostInterface::cut_power(Picoseconds at) {
+  settle(at);
+  m_stats.lost_commands += m_unsettled.size();
+  m_unsettled = {};
+  m_in_flight = {};
+  const Picoseconds back = m_options.power->cut(at);
+  // The link went down with the device: nothing of the lost commands is still moving.
+  m_to_device_free = m_to_host_free = back;
+  m_stats.last_completion = std::max(m_stats.last_completion, back);
+  return std::max(m_last_submit, back);
 }
 
 void HostInterface::maybe_report_progress() {

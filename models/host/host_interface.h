@@ -30,6 +30,7 @@
 #include "models/common/run_stop.h"
 #include "models/common/sim_time.h"
 #include "models/host/host_stats.h"
+#include "models/host/power_loss.h"
 #include "workload/workload_source.h"
 
 namespace ssd::models {
@@ -42,6 +43,7 @@ struct HostInterfaceOptions {
   uint64_t expected_requests = 0;       // for progress percentages (0 = unknown)
   bool progress = false;                // print progress to stderr on long runs
   std::ostream* request_log = nullptr;  // CSV of every command, or none
+  PowerLoss* power = nullptr;           // power cuts (power_loss.h), or none
 };
 
 class HostInterface : public sc_core::sc_module {
@@ -65,6 +67,19 @@ class HostInterface : public sc_core::sc_module {
   void record(const ftl::HostCommand& command, Picoseconds arrival, Picoseconds submitted,
               Picoseconds completion);
   void maybe_report_progress();
+  // With power cuts a command is recorded only once no cut can come before its completion:
+  // settle() records those done by `now`; cut_power() cuts at `at`, drops the rest (never
+  // acknowledged) and returns when the device is back.
+  struct Unsettled {
+    ftl::HostCommand command;
+    Picoseconds arrival;
+    Picoseconds submitted;
+    Picoseconds completion;
+    uint64_t flush_marker;
+    bool operator>(const Unsettled& other) const { return completion > other.completion; }
+  };
+  void settle(Picoseconds now);
+  Picoseconds cut_power(Picoseconds at);
   // Records why the run stops, naming the request (1-based) it stopped at.
   void stop_at(RunStop::Cause cause, const std::string& reason, uint64_t request);
 
@@ -78,6 +93,7 @@ class HostInterface : public sc_core::sc_module {
   // Completion times of the commands in flight, earliest on top.
   std::priority_queue<Picoseconds, std::vector<Picoseconds>, std::greater<>> m_in_flight;
   HostStats m_stats;
+  std::priority_queue<Unsettled, std::vector<Unsettled>, std::greater<>> m_unsettled;
   bool m_finished = false;
   RunStop m_stop;
 

@@ -16,6 +16,7 @@ struct HostStats {
   uint64_t bytes_read = 0;
   uint64_t bytes_written = 0;
   uint64_t mismatches = 0;
+  uint64_t lost_commands = 0;  // in flight at a power cut: never acknowledged, not in latency
   ftl::Picoseconds first_issue = 0;
   ftl::Picoseconds last_completion = 0;
 

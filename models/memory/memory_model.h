@@ -18,6 +18,8 @@ class MemoryModel : public LtTarget {
   MemoryModel(sc_core::sc_module_name name, const MemoryTimingParams& params);
 
   const MemoryTiming& timing() const { return m_timing; }
+  // The power went off at `cut`: accesses in progress stopped (MemoryTiming::power_off).
+  void power_off(Picoseconds cut) { m_timing.power_off(cut); }
   bool persistent() const { return m_timing.params().persistent; }
 
  private:

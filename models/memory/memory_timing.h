@@ -40,6 +40,10 @@ class MemoryTiming {
   // is held only for the transfer, so the latencies of successive accesses overlap.
   Picoseconds schedule(bool is_write, uint32_t bytes, Picoseconds ready);
 
+  // The power went off at `cut` and came back: the port is free from then on (what was being
+  // transferred stopped; NVRAM keeps what had been written, which is the FTL's business).
+  void power_off(Picoseconds cut) { m_busy_until = cut; }
+
   const MemoryCounters& counters() const { return m_counters; }
   const MemoryTimingParams& params() const { return m_params; }
   Picoseconds transfer_ps(uint32_t bytes) const {

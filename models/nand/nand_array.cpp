@@ -1,5 +1,7 @@
 #include "models/nand/nand_array.h"
 
+#include <algorithm>
+
 #include "models/common/flash_op_extension.h"
 
 namespace ssd::models {
@@ -9,7 +11,7 @@ NandArray::NandArray(sc_core::sc_module_name name, const NandTimingParams& param
 
 LtTarget::Answer NandArray::transport(tlm::tlm_generic_payload& payload, Picoseconds now,
                                       Picoseconds ready) {
-  const auto* extension = payload.get_extension<FlashOpExtension>();
+  auto* extension = payload.get_extension<FlashOpExtension>();
   if (extension == nullptr || extension->op == nullptr) {
     return refused(tlm::TLM_GENERIC_ERROR_RESPONSE,
                    "NAND transaction without a FlashOpExtension naming its operation");
@@ -20,7 +22,10 @@ LtTarget::Answer NandArray::transport(tlm::tlm_generic_payload& payload, Picosec
                    "NAND transaction with a memory operation or a die out of range");
   }
   m_timing.advance(now);
-  return completes_at(m_timing.schedule(op, ready));
+  const Picoseconds done = m_timing.schedule(op, ready);
+  // A program's or an erase's array part ends the operation (no data comes out after it).
+  extension->array_start = done - std::min(done, m_timing.array_ps(op));
+  return completes_at(done);
 }
 
 }  // namespace ssd::models

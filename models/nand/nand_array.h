@@ -17,6 +17,8 @@ class NandArray : public LtTarget {
   NandArray(sc_core::sc_module_name name, const NandTimingParams& params);
 
   const NandTiming& timing() const { return m_timing; }
+  // The power went off at `cut` (NandTiming::power_off).
+  void power_off(Picoseconds cut) { m_timing.power_off(cut); }
 
  private:
   Answer transport(tlm::tlm_generic_payload& payload, Picoseconds now, Picoseconds ready) override;

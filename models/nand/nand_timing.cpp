@@ -652,6 +652,39 @@ void NandTiming::place_queued_gc() {
   }
 }
 
+Picoseconds NandTiming::array_ps(const ftl::FlashOp& op) const {
+  if (op.kind == ftl::OpKind::kCopyback) {
+    return page_time(m_params.t_program_by_type, m_params.t_program, op.page);
+  }
+  return shape_of(op).array_ps;
+}
+
+void NandTiming::power_off(Picoseconds cut) {
+  // Power comes back to idle dies and channels: every reservation, queued GC and per-block order
+  // went with it, and the floors keep anything from being placed before the cut.
+  for (uint32_t die = 0; die < m_params.dies; ++die) {
+    m_die_slots[die].clear();
+    m_transfer_slots[die].clear();
+    m_die_floor[die] = std::max(m_die_floor[die], cut);
+    m_gc_queue[die].clear();
+    m_gc_tail[die] = cut;
+    m_gc_cursor[die] = cut;
+    m_gc_queued_erases[die] = 0;
+    m_gc_held_until[die] = 0;
+    m_old_copy_read_end[die] = 0;
+    m_gap_hint[die] = 0;
+    m_slot_hint[die] = 0;
+  }
+  for (Picoseconds& floor : m_channel_floor) floor = std::max(floor, cut);
+  std::fill(m_block_order.begin(), m_block_order.end(), BlockOrder{});
+  m_groups.clear();
+  m_free_groups.clear();
+  std::fill(m_gc_pushed.begin(), m_gc_pushed.end(), 0);
+  std::fill(m_gc_popped.begin(), m_gc_popped.end(), 0);
+  for (auto& latest : m_gc_latest_alike) std::fill(latest.begin(), latest.end(), 0);
+  m_now = std::max(m_now, cut);
+}
+
 size_t NandTiming::queued_gc_ops() const {
   size_t total = 0;
   for (const auto& queue : m_gc_queue) total += queue.size();

@@ -144,6 +144,15 @@ class NandTiming final : public ftl::DieLoad {
   // before the run adds for the timing; the reservations themselves stay a few per die).
   static constexpr uint64_t bytes_per_block() { return sizeof(BlockOrder); }
 
+  // The array part of `op` that changes the flash and ends it (tPROG by page type, tBERS; a
+  // copy-back's program after its read; a read's tR), without its transfers.
+  Picoseconds array_ps(const ftl::FlashOp& op) const;
+  // The power went off at `cut` and came back: what the dies and channels had reserved or queued
+  // is dropped (the operations in progress stopped with the power), and nothing is placed before
+  // `cut` any more. Counters keep what was counted: busy times include the reservations the cut
+  // stopped, in full.
+  void power_off(Picoseconds cut);
+
   const NandCounters& counters() const { return m_counters; }
   const NandTimingParams& params() const { return m_params; }
   uint32_t channel_of(uint32_t die) const { return die % m_params.channels; }

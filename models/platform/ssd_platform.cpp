@@ -56,6 +56,7 @@ SsdPlatform::SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfi
   const auto& platform = m_config.platform;
   ftl::FtlDeviceOptions device_options;
   device_options.oracle = m_config.scenario.run.oracle;
+  device_options.power_loss = m_config.scenario.power.on();
   if (uses_accelerator(platform)) {
     m_accelerator = std::make_unique<HashAccelerator>("accelerator", platform.accelerator,
                                                       options.accelerator_waveform);
@@ -74,8 +75,14 @@ SsdPlatform::SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfi
   m_dram = std::make_unique<MemoryModel>("dram", MemoryTimingParams::from_config(platform.dram));
   m_nvram = std::make_unique<MemoryModel>("nvram", MemoryTimingParams::from_config(platform.nvram));
   m_processor = std::make_unique<FtlProcessor>("ftl_processor", platform, *m_device);
-  m_host = std::make_unique<HostInterface>("host", platform.host, *m_source,
-                                           host_options(m_config, options));
+  HostInterfaceOptions host = host_options(m_config, options);
+  if (m_config.scenario.power.on()) {
+    m_power = std::make_unique<PowerCuts>(
+        m_config.scenario.power, m_config.scenario.workload.requests,
+        PowerCuts::Parts{*m_device, *m_nand, *m_dram, *m_nvram, *m_processor});
+    host.power = m_power.get();
+  }
+  m_host = std::make_unique<HostInterface>("host", platform.host, *m_source, host);
 
   m_host->socket.bind(m_processor->host_socket);
   m_processor->nand_socket.bind(m_nand->socket);
@@ -128,6 +135,18 @@ void SsdPlatform::precondition() {
       }
     });
   }
+  if (m_power) {
+    // The device's earlier life ended with a flush: what preconditioning wrote is durable, and
+    // the durability check starts from it.
+    ftl::FlashBackend& backend = m_device->backend();
+    backend.set_recording(false);
+    ftl::HostCommand flush;
+    flush.kind = ftl::CommandKind::kFlush;
+    m_device->run(flush);
+    backend.set_recording(true);
+    m_device->flash().journal_retire(0);
+    m_device->start_durability_check();
+  }
   m_device->scheme().start_measuring();
   m_precondition_wall_s = seconds_since(start);
   if (show && m_precondition_wall_s > 2.0) std::fprintf(stderr, "\n");
@@ -143,7 +162,7 @@ report::RunReport SsdPlatform::run() {
 }
 
 SsdPlatform::Outcome SsdPlatform::run_to_end() {
-  m_stats_before_run = m_device->scheme().stats();
+  m_stats_before_run = m_device->stats();
   m_written_before_run = m_device->backend().written();
   const auto start = std::chrono::steady_clock::now();
   sc_core::sc_start();
@@ -183,7 +202,7 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
   r.latency_flush = host.latency[kind(CommandKind::kFlush)];
   r.latency_trim = host.latency[kind(CommandKind::kTrim)];
 
-  const ftl::FtlStats& now = m_device->scheme().stats();
+  const ftl::FtlStats now = m_device->stats();
   const ftl::FtlStats& before = m_stats_before_run;
   const ftl::WriteCounters& written = m_device->backend().written();
   const auto written_in_run = [&](ftl::OpClass c) {
@@ -262,6 +281,10 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
     r.integrity_checked_reads = oracle->checked_reads();
     r.integrity_mismatches = oracle->mismatches();
     r.integrity_first_mismatch = oracle->first_mismatch();
+  }
+  if (m_power) {
+    r.power = m_power->report();
+    r.power->lost_commands = host.lost_commands;
   }
   r.precondition_units_written = m_precondition_units;
   r.warmup_passes = m_config.scenario.workload.passes - 1;

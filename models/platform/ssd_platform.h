@@ -22,6 +22,7 @@
 #include "models/host/host_interface.h"
 #include "models/memory/memory_model.h"
 #include "models/nand/nand_array.h"
+#include "models/platform/power_cuts.h"
 #include "report/run_report.h"
 #include "workload/workload_source.h"
 
@@ -78,6 +79,7 @@ class SsdPlatform : public sc_core::sc_module {
   std::unique_ptr<MemoryModel> m_dram;
   std::unique_ptr<MemoryModel> m_nvram;
   std::unique_ptr<FtlProcessor> m_processor;
+  std::unique_ptr<PowerCuts> m_power;  // only when the scenario cuts power
   std::unique_ptr<HostInterface> m_host;
   ftl::FtlStats m_stats_before_run;
   ftl::WriteCounters m_written_before_run;

@@ -808,8 +808,8 @@ TEST(FtlProcessor, AcceleratorWaitHoldsTheCpu) {
 }
 
 // Each operation's completion goes back to the FTL (FlashBackend::op_completed, by the
-// operation's index): with the journal on, a power cut undoes exactly the programs that had not
-// completed by the cut.
+// operation's index), with when its array operation started: with the journal on, a power cut
+// keeps exactly the programs that had completed by the cut and tears the one in its array time.
 TEST(FtlProcessor, CompletionsAreReportedToTheFtl) {
   ftl::FtlDeviceOptions options = scripted_options();
   options.journal = true;
@@ -836,10 +836,15 @@ TEST(FtlProcessor, CompletionsAreReportedToTheFtl) {
   ftl::FlashArray& flash = rig.device.flash();
   ASSERT_TRUE(flash.is_programmed(first));
   ASSERT_TRUE(flash.is_programmed(second));
-  // A cut at 551 us - 1 ps: the second program completed by then (kept), the first not.
-  EXPECT_EQ(flash.power_cut(551 * kUs - 1), 1u);
-  EXPECT_FALSE(flash.is_programmed(first));
+  // A cut at 551 us - 1 ps: the second program completed by then (kept); the first was in its
+  // array time (51-551 us), so it is torn: its page consumed and unreadable.
+  const ftl::FlashArray::CutResult cut = flash.power_cut(551 * kUs - 1);
+  EXPECT_EQ(cut.torn_programs, 1u);
+  EXPECT_EQ(cut.undone, 0u);
+  EXPECT_TRUE(flash.is_programmed(first));
+  EXPECT_FALSE(flash.readable(first));
   EXPECT_TRUE(flash.is_programmed(second));
+  EXPECT_TRUE(flash.readable(second));
 }
 
 // The device's integrity check of a read goes back to the host in the command's extension, and

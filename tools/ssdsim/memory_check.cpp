@@ -46,8 +46,8 @@ std::string memory_problem(const config::LoadedConfig& config) {
   const bool oracle = config.scenario.run.oracle;
   // The FTL's state, and the NAND timing's order per block.
   const uint64_t blocks = ftl::Geometry::from_platform(p).blocks();
-  const uint64_t needed =
-      ftl::simulator_bytes(p, oracle) + blocks * models::NandTiming::bytes_per_block();
+  const uint64_t needed = ftl::simulator_bytes(p, oracle, config.scenario.power.on()) +
+                          blocks * models::NandTiming::bytes_per_block();
   const bool machine = p.sim.memory_limit_bytes == 0;
   const uint64_t limit = machine ? available_bytes() : p.sim.memory_limit_bytes;
   if (limit == 0 || needed <= limit) return "";

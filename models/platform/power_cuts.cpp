@@ -1,0 +1,78 @@
+#include "models/platform/power_cuts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "ftl/core/checked_time.h"
+#include "ftl/core/random.h"
+
+namespace ssd::models {
+
+PowerCuts::PowerCuts(const config::PowerConfig& power, uint64_t requests, const Parts& parts)
+    : m_parts(parts) {
+  if (power.cut_at_us > 0) m_cut_at = ftl::checked_ps(power.cut_at_us * 1e6, "power.cut_at_us");
+  if (power.cuts > 0) {
+    // Distinct request numbers in [1, requests], drawn without replacement (validation keeps
+    // cuts <= requests), then each an instant in the interval before its request.
+    ftl::Random random(power.seed);
+    std::set<uint64_t> chosen;
+    while (chosen.size() < power.cuts) chosen.insert(1 + random.below(requests));
+    m_cut_requests.assign(chosen.begin(), chosen.end());
+    for (size_t i = 0; i < m_cut_requests.size(); ++i) m_cut_shares.push_back(random.unit());
+  }
+}
+
+std::optional<ftl::Picoseconds> PowerCuts::cut_before(uint64_t number, ftl::Picoseconds previous,
+                                                      ftl::Picoseconds submit) {
+  // Operations completed by the previous submission outlive any cut from here on.
+  m_parts.device.flash().journal_retire(previous);
+  if (m_cut_at > 0) {
+    if (m_cut_at > submit) return std::nullopt;
+    const ftl::Picoseconds at = std::max(m_cut_at, previous);
+    m_cut_at = 0;
+    return at;
+  }
+  if (m_next >= m_cut_requests.size() || m_cut_requests[m_next] > number) return std::nullopt;
+  const double share = m_cut_shares[m_next++];
+  const ftl::Picoseconds span = submit - std::min(previous, submit);
+  return previous + static_cast<ftl::Picoseconds>(std::floor(share * double(span)));
+}
+
+ftl::Picoseconds PowerCuts::cut(ftl::Picoseconds at) {
+  ftl::FtlDevice& device = m_parts.device;
+  const ftl::FlashArray::CutResult cut = device.power_cut(at);
+  m_parts.nand.power_off(at);
+  m_parts.dram.power_off(at);
+  m_parts.nvram.power_off(at);
+  m_parts.processor.power_off(at);
+
+  ftl::Picoseconds back = at;
+  device.backend().set_batch_sink([&] { back = std::max(back, m_parts.processor.time_batch(at)); });
+  const ftl::FtlDevice::RecoveryCounts counts = device.recover();
+  device.backend().set_batch_sink(nullptr);
+  const ftl::DurabilityCheck::Verdict verdict = device.check_after_recovery();
+
+  report::RunReport::Power& r = m_report;
+  ++r.cuts;
+  r.undone_operations += cut.undone;
+  r.torn_programs += cut.torn_programs;
+  r.torn_erases += cut.torn_erases;
+  r.recovery_ns.push_back((back - at) / 1000);
+  r.recovery_reads += counts.flash_reads;
+  r.recovery_spare_reads += counts.spare_reads;
+  r.recovery_programs += counts.programs;
+  r.recovery_erases += counts.erases;
+  r.recovery_nvram_reads += counts.nvram_reads;
+  r.units_checked += verdict.units;
+  r.rolled_back_units += verdict.rolled_back;
+  r.trimmed_resurrected_units += verdict.trimmed_resurrected;
+  if (r.lost_durable_units == 0 && verdict.lost_durable > 0) {
+    r.first_loss = "cut " + std::to_string(r.cuts) + " at " + std::to_string(at / 1000) +
+                   " ns: " + verdict.first_loss;
+  }
+  r.lost_durable_units += verdict.lost_durable;
+  return back;
+}
+
+}  // namespace ssd::models

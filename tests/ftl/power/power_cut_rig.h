@@ -1,0 +1,162 @@
+// Power cuts on a functional device, without SystemC: a stand-in clock gives every operation a
+// completion (after what it waits for, after its block's earlier operations, with the array time
+// of its kind last), flushes are acknowledged once the clock passes their completion, and cut()
+// cuts at an instant among the operations in flight, recovers, and checks every unit. What the
+// timed platform does (models/platform/power_cuts.h), with the timing simplified to what the
+// rules of the flash need: a block's operations complete in order, and an operation after what
+// it depends on.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "ftl/core/ftl_device.h"
+#include "ftl/core/random.h"
+#include "tests/ftl/scheme_workloads.h"
+
+namespace ssd::testing {
+
+class PowerCutRig {
+ public:
+  PowerCutRig(ftl::FtlDevice& device, uint64_t seed) : m_device(device), m_random(seed) {
+    m_block_done.assign(device.geometry().blocks(), 0);
+    device.start_durability_check();
+  }
+
+  // Runs one command, times its operations, and acknowledges the flushes that completed.
+  uint64_t run(ftl::CommandKind kind, uint64_t sector, uint32_t count) {
+    ftl::HostCommand c = command(kind, sector, count);
+    const uint64_t mismatches = m_device.run(c);
+    const ftl::Picoseconds done = time_ops();
+    if (kind == ftl::CommandKind::kFlush) {
+      m_flushes.push_back({std::max(done, m_all_done), m_device.last_flush_marker()});
+    }
+    // Closed loop: at most kQueueDepth commands in flight, the next submitted when the oldest
+    // completes (so the host waits for GC as it does on the timed platform).
+    m_in_flight.push_back(std::max(done, m_now));
+    m_now += 1 + m_random.below(kStep);
+    if (m_in_flight.size() >= kQueueDepth) {
+      m_now = std::max(m_now, m_in_flight.front());
+      m_in_flight.pop_front();
+    }
+    acknowledge(m_now);
+    m_device.flash().journal_retire(m_now);
+    return mismatches;
+  }
+
+  // Random commands as run_random's mix (writes, reads, trims, flushes).
+  uint64_t run_random(uint64_t commands) {
+    const ftl::Geometry& g = m_device.geometry();
+    uint64_t mismatches = 0;
+    for (uint64_t i = 0; i < commands; ++i) {
+      const uint64_t draw = m_random.below(100);
+      const auto count = static_cast<uint32_t>(1 + m_random.below(g.sectors_per_unit * 4));
+      const uint64_t start = m_random.below(g.logical_sectors() - count + 1);
+      const ftl::CommandKind kind = draw < 55   ? ftl::CommandKind::kWrite
+                                    : draw < 85 ? ftl::CommandKind::kRead
+                                    : draw < 90 ? ftl::CommandKind::kTrim
+                                                : ftl::CommandKind::kFlush;
+      mismatches += run(kind, start, count);
+    }
+    return mismatches;
+  }
+
+  // Cuts at an instant from now to the last completion so far, recovers (its operations timed
+  // too, so that a later cut can fall inside the recovery), and checks every unit.
+  ftl::DurabilityCheck::Verdict cut() {
+    const ftl::Picoseconds horizon = std::max(m_now, m_all_done);
+    return cut_at(m_now + m_random.below(horizon - m_now + 1));
+  }
+  ftl::DurabilityCheck::Verdict cut_at(ftl::Picoseconds at) {
+    acknowledge(at);
+    m_flushes.clear();
+    m_in_flight.clear();
+    m_last_cut = m_device.power_cut(at);
+    std::fill(m_block_done.begin(), m_block_done.end(), at);
+    m_now = m_all_done = m_programs_done = at;
+    m_device.backend().set_batch_sink([this] { time_ops(); });
+    m_recovery = m_device.recover();
+    m_device.backend().set_batch_sink(nullptr);
+    m_now = m_all_done;  // the host goes on once the device is back
+    return m_device.check_after_recovery();
+  }
+
+  ftl::Picoseconds now() const { return m_now; }
+  ftl::Picoseconds all_done() const { return m_all_done; }
+  const ftl::FlashArray::CutResult& last_cut() const { return m_last_cut; }
+  const ftl::FtlDevice::RecoveryCounts& last_recovery() const { return m_recovery; }
+
+  static constexpr ftl::Picoseconds kStep = 40;  // between submissions, at most
+  static constexpr size_t kQueueDepth = 8;
+  static constexpr ftl::Picoseconds kProgram = 100;
+  static constexpr ftl::Picoseconds kErase = 300;
+  static constexpr ftl::Picoseconds kRead = 20;
+
+ private:
+  struct PendingFlush {
+    ftl::Picoseconds done;
+    uint64_t marker;
+  };
+
+  // Gives the backend's operations completions; returns the latest.
+  ftl::Picoseconds time_ops() {
+    ftl::FlashBackend& backend = m_device.backend();
+    const std::vector<ftl::FlashOp>& ops = backend.ops().ops();
+    m_done.assign(ops.size(), m_now);
+    ftl::Picoseconds latest = m_now;
+    const ftl::Geometry& g = m_device.geometry();
+    for (uint32_t i = 0; i < ops.size(); ++i) {
+      const ftl::FlashOp& op = ops[i];
+      ftl::Picoseconds ready = m_now;
+      if (op.after == ftl::kAfterAll || op.after == ftl::kAfterData) {
+        ready = std::max(ready, m_all_done);
+      } else if (op.after == ftl::kAfterPrograms) {
+        ready = std::max(ready, m_programs_done);
+      } else if (op.after != ftl::kNone) {
+        ready = std::max(ready, m_done[op.after]);
+      }
+      ftl::Picoseconds array = 0;
+      if (ftl::is_flash_op(op.kind)) {
+        const ftl::BlockId block = g.block_of_page(op.page);
+        const bool writes = op.kind == ftl::OpKind::kProgram || op.kind == ftl::OpKind::kCopyback ||
+                            op.kind == ftl::OpKind::kErase;
+        array = op.kind == ftl::OpKind::kErase ? kErase : writes ? kProgram : kRead;
+        if (writes) ready = std::max(ready, m_block_done[block]);
+        m_done[i] = ready + m_random.below(kProgram) + array;
+        if (writes) m_block_done[block] = m_done[i];
+        if (op.kind == ftl::OpKind::kProgram || op.kind == ftl::OpKind::kCopyback) {
+          m_programs_done = std::max(m_programs_done, m_done[i]);
+        }
+      } else {
+        m_done[i] = ready + 1;
+      }
+      backend.op_completed(i, m_done[i], m_done[i] - array);
+      latest = std::max(latest, m_done[i]);
+      m_all_done = std::max(m_all_done, m_done[i]);
+    }
+    return latest;
+  }
+
+  void acknowledge(ftl::Picoseconds by) {
+    while (!m_flushes.empty() && m_flushes.front().done <= by) {
+      m_device.flush_acknowledged(m_flushes.front().marker);
+      m_flushes.pop_front();
+    }
+  }
+
+  ftl::FtlDevice& m_device;
+  ftl::Random m_random;
+  ftl::Picoseconds m_now = 1;
+  ftl::Picoseconds m_all_done = 0;
+  ftl::Picoseconds m_programs_done = 0;
+  std::vector<ftl::Picoseconds> m_block_done;
+  std::vector<ftl::Picoseconds> m_done;
+  std::deque<PendingFlush> m_flushes;
+  std::deque<ftl::Picoseconds> m_in_flight;  // completions of the commands in flight, in order
+  ftl::FlashArray::CutResult m_last_cut;
+  ftl::FtlDevice::RecoveryCounts m_recovery;
+};
+
+}  // namespace ssd::testing
