@@ -191,6 +191,14 @@ std::optional<KeyProblem> find_scenario_problem(const ScenarioConfig& scenario,
     }
   }
   if (w.kind == "trace") {
+    // A trace's writes are the trace's: no journal to commit, so a sync call is a plain flush.
+    if (w.sync_call != "flush") {
+      return KeyProblem{
+          "workload.sync_call",
+          "'" + w.sync_call +
+              "' models a file system's journal commit, for synthetic workloads "
+              "only; a trace replay takes 'flush' (with workload.flush_every_writes)"};
+    }
     if (w.trace_file.empty()) {
       return KeyProblem{"workload.trace_file",
                         "must name a trace file when workload.kind is 'trace'"};

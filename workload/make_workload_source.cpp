@@ -1,6 +1,7 @@
 #include "workload/make_workload_source.h"
 
 #include "ftl/core/checked_time.h"
+#include "workload/flush_injector.h"
 #include "workload/synthetic_generator.h"
 #include "workload/trace/trace_error.h"
 #include "workload/trace/trace_layout.h"
@@ -44,7 +45,12 @@ std::unique_ptr<WorkloadSource> make_trace_replayer(const config::WorkloadConfig
 std::unique_ptr<WorkloadSource> make_workload_source(const config::WorkloadConfig& config,
                                                      uint64_t logical_bytes,
                                                      uint32_t sector_bytes) {
-  if (config.kind == "trace") return make_trace_replayer(config, logical_bytes, sector_bytes);
+  if (config.kind == "trace") {
+    std::unique_ptr<WorkloadSource> replay =
+        make_trace_replayer(config, logical_bytes, sector_bytes);
+    if (config.flush_every_writes == 0) return replay;
+    return std::make_unique<FlushInjector>(std::move(replay), config.flush_every_writes);
+  }
   return std::make_unique<SyntheticGenerator>(config, logical_bytes, sector_bytes);
 }
 

@@ -19,6 +19,9 @@ class NandArray : public LtTarget {
   const NandTiming& timing() const { return m_timing; }
   // The power went off at `cut` (NandTiming::power_off).
   void power_off(Picoseconds cut) { m_timing.power_off(cut); }
+  // No operation will be ready before `now` any more (NandTiming::advance): what a recovery,
+  // which issues its reads with no simulated time passing, says as its dies' work moves on.
+  void advance(Picoseconds now) { m_timing.advance(now); }
 
  private:
   Answer transport(tlm::tlm_generic_payload& payload, Picoseconds now, Picoseconds ready) override;

@@ -47,8 +47,25 @@ ftl::Picoseconds PowerCuts::cut(ftl::Picoseconds at) {
   m_parts.nvram.power_off(at);
   m_parts.processor.power_off(at);
 
+  // The recovery's batches are timed from the cut on; each is one block's work on one die. As
+  // every die's work moves on, the NAND timing may forget what ended before the slowest die's
+  // latest completion (its reservation lists stay short over a scan of the whole device).
   ftl::Picoseconds back = at;
-  device.backend().set_batch_sink([&] { back = std::max(back, m_parts.processor.time_batch(at)); });
+  std::vector<ftl::Picoseconds> die_done(device.geometry().dies(), at);
+  device.backend().set_batch_sink([&] {
+    uint32_t die = ftl::kNone;
+    for (const ftl::FlashOp& op : device.backend().ops().ops()) {
+      if (ftl::is_flash_op(op.kind)) {
+        die = op.die;
+        break;
+      }
+    }
+    const ftl::Picoseconds done = m_parts.processor.time_batch(at);
+    back = std::max(back, done);
+    if (die == ftl::kNone) return;
+    die_done[die] = std::max(die_done[die], done);
+    m_parts.nand.advance(*std::min_element(die_done.begin(), die_done.end()));
+  });
   const ftl::FtlDevice::RecoveryCounts counts = device.recover();
   device.backend().set_batch_sink(nullptr);
   const ftl::DurabilityCheck::Verdict verdict = device.check_after_recovery();

@@ -29,6 +29,8 @@ expect_refusal missing-file "cannot open the trace" --trace "$work/none.trace"
 expect_refusal unknown-format "key 'workload.trace_format'" --trace "$work/bad.trace" --trace-format vhd
 expect_refusal past-end "tpcc-small.trace:4512: the request ends" --trace scenarios/traces/tpcc-small.trace
 expect_refusal bad-device "key 'workload.device'" --trace "$work/bad.trace" --device first
+expect_refusal fsync-on-trace "key 'workload.sync_call'" --trace scenarios/traces/tpcc-small.trace \
+  --set workload.flush_every_writes=8 --set workload.sync_call=fsync
 # With a request log: the folder this run created is removed again.
 expect_refusal with-log "bad.trace:3:" --trace "$work/bad.trace" --set run.request_log=true
 

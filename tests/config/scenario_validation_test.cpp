@@ -209,13 +209,20 @@ TEST(ScenarioValidation, JournalRegionOnTheGridLeavingRoomForData) {
 }
 
 // With sync_call "flush" (or a trace) the journal keys are not used, so they are not checked.
+// A trace replay's sync call is a plain flush (workload.flush_every_writes): fsync, which models
+// a file system's journal commit, is refused there rather than ignored.
 TEST(ScenarioValidation, JournalKeysIgnoredWithoutASyncCall) {
   TempToml flush(
       "[workload]\naddress_span_bytes = 65536\njournal_bytes = 1000\n"
       "journal_write_bytes = 0\n");
   EXPECT_NO_THROW(load_config("", flush.path(), {}));
-  TempToml trace("[workload]\nkind = \"trace\"\ntrace_file = \"t.csv\"\nsync_call = \"fsync\"\n");
+  TempToml trace(
+      "[workload]\nkind = \"trace\"\ntrace_file = \"t.csv\"\nflush_every_writes = 8\n"
+      "journal_write_bytes = 0\n");
   EXPECT_NO_THROW(load_config("", trace.path(), {}));
+  EXPECT_THAT(scenario_error(
+                  "[workload]\nkind = \"trace\"\ntrace_file = \"t.csv\"\nsync_call = \"fsync\"\n"),
+              HasSubstr("key 'workload.sync_call'"));
 }
 
 TEST(ScenarioValidation, ChecksAgainstThePlatformGiven) {

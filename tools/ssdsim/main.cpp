@@ -2,8 +2,10 @@
 // defaults when none is given), applies the key-setting options in command-line order, checks
 // everything it can before the run (configuration, accelerator, host memory, output folder),
 // preconditions the device, runs the simulation, writes DIR/report.json and prints a summary.
+// `ssdsim soak --cuts N` is the same run with N power cuts (power.cuts; docs/power-loss.md).
 // Exit status: 0 success, 1 bad input (nothing ran, or the inputs asked for a time past the
-// latest simulated time), 2 integrity mismatch, 3 run failed, 130 interrupted (docs/errors.md).
+// latest simulated time), 2 integrity mismatch (or durable data lost at a power cut), 3 run
+// failed, 130 interrupted (docs/errors.md).
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -167,7 +169,9 @@ int run_simulation(RunArguments args) {
     ssd::report::write_report_json(report, out.path);
     if (!args.quiet) std::cout << ssd::report::summary_text(report);
     std::cout << "report: " << (fs::path(out.path) / "report.json").string() << '\n';
-    return report.integrity_mismatches == 0 ? 0 : kExitMismatch;
+    // A unit a power cut lost after a completed flush is an integrity failure too.
+    const bool lost = report.power && report.power->lost_durable_units > 0;
+    return report.integrity_mismatches == 0 && !lost ? 0 : kExitMismatch;
   } catch (const ssd::workload::TraceError& error) {
     // A bad trace found by the scan before the run is bad input.
     discard_outputs();
@@ -195,13 +199,16 @@ int sc_main(int argc, char* argv[]) {
   CLI::App app{"ssdsim: SystemC/TLM-2.0 SSD co-simulator"};
   app.require_subcommand(1);
   CLI::App* run = app.add_subcommand("run", "simulate a scenario on a platform");
-  ssd::tools::RunCommandLine command_line(*run);
+  ssd::tools::RunCommandLine run_line(*run);
+  CLI::App* soak = app.add_subcommand(
+      "soak", "simulate a scenario with power cuts: cut, recover, check, go on (--cuts N times)");
+  ssd::tools::RunCommandLine soak_line(*soak, /*soak=*/true);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     return app.exit(error) == 0 ? 0 : kExitBadInput;
   }
-  return run_simulation(command_line.collect());
+  return run_simulation(soak->parsed() ? soak_line.collect() : run_line.collect());
 }
 
 int main(int argc, char* argv[]) {

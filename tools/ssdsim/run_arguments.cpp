@@ -4,7 +4,13 @@
 
 namespace ssd::tools {
 
-RunCommandLine::RunCommandLine(CLI::App& run) : m_run(run) {
+RunCommandLine::RunCommandLine(CLI::App& run, bool soak) : m_run(run) {
+  if (soak) {
+    m_cuts_option = run.add_option("--cuts", m_cuts,
+                                   "cut the power this many times over the run, recover and go "
+                                   "on (same as --set power.cuts=N)")
+                        ->required();
+  }
   run.add_option("--platform", m_args.platform, "platform TOML (default: platforms/default.toml)");
   run.add_option("--scenario", m_args.scenario,
                  "scenario TOML (default: scenarios/default.toml; with --trace, the built-in "
@@ -64,6 +70,8 @@ RunArguments RunCommandLine::collect() const {
       assign("workload.fit=" + value(), "--fit");
     } else if (option == m_skip_option) {
       assign("workload.skip_bad_lines=true", "--skip-bad-lines");
+    } else if (option == m_cuts_option) {
+      assign("power.cuts=" + value(), "--cuts");
     }
   }
   return args;

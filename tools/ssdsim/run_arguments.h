@@ -25,10 +25,12 @@ struct RunArguments {
   std::vector<std::string> sources;
 };
 
-// Declares the run subcommand's options on `run`; call collect() once it has parsed.
+// Declares the run subcommand's options on `run`; call collect() once it has parsed. `soak`:
+// the soak subcommand, which takes the same options and --cuts N (power.cuts: cut the power N
+// times, recover and go on, in one process; docs/power-loss.md).
 class RunCommandLine {
  public:
-  explicit RunCommandLine(CLI::App& run);
+  explicit RunCommandLine(CLI::App& run, bool soak = false);
   RunArguments collect() const;
 
  private:
@@ -45,6 +47,8 @@ class RunCommandLine {
   CLI::Option* m_device_option = nullptr;
   CLI::Option* m_fit_option = nullptr;
   CLI::Option* m_skip_option = nullptr;
+  std::string m_cuts;
+  CLI::Option* m_cuts_option = nullptr;
 };
 
 }  // namespace ssd::tools

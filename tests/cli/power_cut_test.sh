@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Power cuts as a user meets them: settings that cannot work are refused naming the key (exit 1,
+# nothing written); `ssdsim soak --cuts N` cuts N times, recovers, checks and reports power.* with
+# nothing durable lost; the same seed gives the same report byte for byte, another seed another.
+# Usage: power_cut_test.sh SSDSIM SOURCE_DIR
+set -u
+ssdsim=$1
+src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+passed=0
+
+# shellcheck source=refusal_lib.sh
+source "$(dirname "$0")/refusal_lib.sh"
+refuse() {
+  local before=$failures
+  expect_refusal "$@"
+  [ "$failures" -eq "$before" ] && passed=$((passed + 1))
+}
+
+cd "$src"
+refuse scheme-cannot-recover "key 'ftl.scheme': the nftl scheme cannot recover" --ftl nftl \
+  --set power.cuts=2
+refuse map-sync-cannot-recover "key 'ftl.page.map_sync'" --set ftl.page.map_sync=conventional \
+  --set power.cut_at_us=100
+refuse sector-layer-cannot-recover "key 'ftl.write_buffer.bytes'" \
+  --set ftl.write_buffer.bytes=1048576 --set power.cuts=1
+refuse oracle-off "key 'run.oracle'" --set run.oracle=false --set power.cuts=1
+refuse cuts-and-instant "key 'power.cuts'" --set power.cuts=1 --set power.cut_at_us=5
+refuse more-cuts-than-requests "key 'power.cuts'" --set workload.requests=10 --set power.cuts=11
+refuse cuts-need-requests "key 'power.cuts'" --set workload.requests=0 \
+  --set workload.duration_ms=10 --set power.cuts=1
+refuse negative-instant "key 'power.cut_at_us'" --set power.cut_at_us=-1
+
+soak() {
+  "$ssdsim" soak --quiet --out "$work/$1" --set workload.requests=6000 \
+    --set workload.flush_every_writes=64 "${@:2}" > /dev/null
+}
+check() {  # NAME CONDITION MESSAGE: CONDITION is a Python expression over the report `r`
+  if python3 -c "import json,sys; r=json.load(open('$work/$1/report.json')); sys.exit(0 if ($2) else 1)"; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL $1: $3"; failures=$((failures + 1))
+  fi
+}
+
+if soak a --cuts 8 && soak b --cuts 8 && soak c --cuts 8 --set power.seed=5; then
+  check a "r['power']['cuts'] == 8" "expected 8 cuts"
+  check a "r['power']['lost_durable_units'] == 0 and r['power']['first_lost_unit'] is None" \
+    "durable data lost"
+  check a "r['power']['units_checked'] > 0 and r['power']['units_checked'] % 8 == 0" \
+    "not every unit checked at every cut"
+  check a "r['power']['recovery_us']['max'] >= r['power']['recovery_us']['mean'] > 0" \
+    "no recovery time"
+  check a "r['power']['recovery_operations']['spare_reads'] > 0" "recovery read no spare area"
+  check a "r['integrity']['mismatches'] == 0" "reads failed the oracle after recoveries"
+  strip() { python3 "$(dirname "$0")/strip_wall_clock.py" "$1"; }
+  cd - > /dev/null
+  strip "$work/a/report.json" > "$work/a.txt"
+  strip "$work/b/report.json" > "$work/b.txt"
+  strip "$work/c/report.json" > "$work/c.txt"
+  cd "$src"
+  if cmp -s "$work/a.txt" "$work/b.txt"; then passed=$((passed + 1)); else
+    echo "FAIL: two soaks with one seed differ"; diff "$work/a.txt" "$work/b.txt" | head
+    failures=$((failures + 1))
+  fi
+  if ! cmp -s "$work/a.txt" "$work/c.txt"; then passed=$((passed + 1)); else
+    echo "FAIL: another power.seed gave the same report"; failures=$((failures + 1))
+  fi
+else
+  echo "FAIL soak: exit status $?"; failures=$((failures + 1))
+fi
+
+# One cut at a chosen instant, in a run (not soak).
+if "$ssdsim" run --quiet --out "$work/one" --set workload.requests=4000 \
+  --set power.cut_at_us=20000 > /dev/null; then
+  check one "r['power']['cuts'] == 1 and r['power']['lost_durable_units'] == 0" "one clean cut"
+else
+  echo "FAIL one cut: exit status $?"; failures=$((failures + 1))
+fi
+# Without power.*, the report has no power section.
+"$ssdsim" run --quiet --out "$work/none" --set workload.requests=1000 > /dev/null
+check none "'power' not in r" "a run without cuts reports power"
+
+echo "$passed passed, $failures failed"
+[ $failures -eq 0 ]
