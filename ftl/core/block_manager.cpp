@@ -11,6 +11,7 @@ BlockManager::BlockManager(const Geometry& geometry, uint32_t gc_reserve_blocks)
       m_slots_per_block(geometry.pages_per_block * geometry.units_per_page),
       m_gc_reserve(gc_reserve_blocks),
       m_free(geometry.planes()),
+      m_partial(geometry.planes()),
       m_state(geometry.blocks(), BlockState::kFree),
       m_valid(geometry.blocks(), 0),
       m_plane_valid(geometry.planes(), 0) {
@@ -22,6 +23,15 @@ BlockManager::BlockManager(const Geometry& geometry, uint32_t gc_reserve_blocks)
 }
 
 BlockId BlockManager::open_block(uint32_t plane) {
+  if (!m_partial[plane].empty()) {
+    const BlockId block = m_partial[plane].front();
+    m_partial[plane].pop_front();
+    return block;  // kOpen since reopen()
+  }
+  return take_free(plane);
+}
+
+BlockId BlockManager::take_free(uint32_t plane) {
   auto& pool = m_free[plane];
   if (pool.empty()) {
     throw std::runtime_error("plane " + std::to_string(plane) +
@@ -43,6 +53,7 @@ void BlockManager::release_block(BlockId block) {
 
 void BlockManager::rebuild(const FlashArray& flash) {
   for (auto& pool : m_free) pool.clear();
+  for (auto& pool : m_partial) pool.clear();
   std::fill(m_valid.begin(), m_valid.end(), 0);
   std::fill(m_plane_valid.begin(), m_plane_valid.end(), 0);
   for (BlockId b = 0; b < m_geometry.blocks(); ++b) {

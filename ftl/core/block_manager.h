@@ -30,14 +30,15 @@ class BlockManager {
   uint32_t free_blocks(uint32_t plane) const { return static_cast<uint32_t>(m_free[plane].size()); }
   bool below_gc_threshold(uint32_t plane) const { return free_blocks(plane) < m_gc_reserve; }
 
-  // Takes the oldest free block of `plane` and marks it open. Throws std::runtime_error when the
+  // Takes a block for a write stream on `plane` and marks it open: one a power cut left partly
+  // programmed first (reopen()), else the oldest free block. Throws std::runtime_error when the
   // plane has none: GC could not keep up, which means over-provisioning is too small.
   BlockId open_block(uint32_t plane);
   void close_block(BlockId block) { m_state[block] = BlockState::kFull; }
   // Lends the oldest free block of `plane` to a layer above (throws as open_block does), so
   // the layer's blocks wear with the scheme's own. The layer erases it before taking it back.
   BlockId lend_block(uint32_t plane) {
-    const BlockId block = open_block(plane);
+    const BlockId block = take_free(plane);
     m_state[block] = BlockState::kLent;
     return block;
   }
@@ -48,8 +49,17 @@ class BlockManager {
   // After a power cut: blocks with programmed pages are full, the others free (in block order),
   // and none holds a valid unit until add_valid() says so.
   void rebuild(const FlashArray& flash);
-  // After rebuild(): a partly programmed block goes on being written (a stream's open block).
-  void reopen(BlockId block) { m_state[block] = BlockState::kOpen; }
+  // After rebuild(): a partly programmed block goes on being written: the next stream to open a
+  // block on its plane takes it before any free one (its erased pages are space GC cannot
+  // reclaim without moving the block's data, and after a cut GC may need them to write into).
+  void reopen(BlockId block) {
+    m_state[block] = BlockState::kOpen;
+    m_partial[m_geometry.plane_of_block(block)].push_back(block);
+  }
+  // Partly programmed blocks waiting for a stream on `plane`.
+  uint32_t partial_blocks(uint32_t plane) const {
+    return static_cast<uint32_t>(m_partial[plane].size());
+  }
 
   BlockState state(BlockId block) const { return m_state[block]; }
   uint32_t valid_units(BlockId block) const { return m_valid[block]; }
@@ -70,10 +80,13 @@ class BlockManager {
   }
 
  private:
+  BlockId take_free(uint32_t plane);
+
   Geometry m_geometry;
   uint32_t m_slots_per_block;
   uint32_t m_gc_reserve;
-  std::vector<std::deque<BlockId>> m_free;  // per flat plane
+  std::vector<std::deque<BlockId>> m_free;     // per flat plane
+  std::vector<std::deque<BlockId>> m_partial;  // per flat plane: reopen()ed, for open_block()
   std::vector<BlockState> m_state;
   std::vector<uint16_t> m_valid;
   std::vector<uint64_t> m_plane_valid;

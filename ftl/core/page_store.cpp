@@ -115,22 +115,11 @@ void PageStore::adopt(const std::vector<SlotId>& table) {
   const FlashArray& flash = m_backend.flash();
   const Geometry& g = geometry();
   m_blocks.rebuild(flash);
-  std::vector<UnitWriter*> streams;
-  for (UnitWriter& writer : m_gc_writers) streams.push_back(&writer);
-  for (UnitWriter& writer : m_host_writers) streams.push_back(&writer);
+  // A block the cut left partly programmed goes on being written, GC's and the host's streams
+  // taking such blocks before free ones; after a torn page too (the pages after it are erased).
   for (BlockId block = 0; block < g.blocks(); ++block) {
     const uint32_t programmed = flash.write_pointer(block);
-    if (programmed == 0 || programmed == g.pages_per_block ||
-        !flash.readable(g.first_page(block) + programmed - 1)) {
-      continue;
-    }
-    const uint32_t plane = g.plane_of_block(block);
-    for (UnitWriter* stream : streams) {
-      if (stream->has_block(plane)) continue;
-      stream->adopt_block(plane, block);
-      m_blocks.reopen(block);
-      break;
-    }
+    if (programmed > 0 && programmed < g.pages_per_block) m_blocks.reopen(block);
   }
   for (const SlotId slot : table) {
     if (slot != kNone) m_blocks.add_valid(slot);

@@ -137,11 +137,11 @@ class PageStore final : private EraseGuard {
   // A block whose erase the cut tore is erased again. Returns the pages read.
   uint64_t scan_flash(const std::function<void(Lun, SlotId, uint64_t)>& found);
   // After the scan: `table` (unit -> slot, kNone = unmapped) is what the scheme kept, and the
-  // units of `table` are the valid ones. Blocks with no programmed page are free; a block the cut
-  // left partly programmed becomes a stream's open block on its plane again (GC's streams first:
-  // GC needs a block to write into before it can free one), unless its last page was torn or the
-  // streams have one there already, and every other block is full. Programs continue from the
-  // highest sequence the scan saw.
+  // units of `table` are the valid ones. Blocks with no programmed page are free; blocks the cut
+  // left partly programmed are taken by the streams before any free block
+  // (BlockManager::reopen: after a cut GC may need their erased pages to write into before it
+  // can free a block); every other block is full. Programs continue from the highest sequence
+  // the scan saw.
   void adopt(const std::vector<SlotId>& table);
 
   const BlockManager& blocks() const { return m_blocks; }

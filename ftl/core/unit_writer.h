@@ -67,11 +67,6 @@ class UnitWriter {
   SlotId copy_page(uint32_t plane, PageId source, const Lun* luns, const Token* tokens,
                    uint32_t after);
 
-  // After a power cut: `block` (on `plane`, partly programmed) is this stream's open block there;
-  // its next page is its first erased one.
-  void adopt_block(uint32_t plane, BlockId block) { m_open[plane].block = block; }
-  bool has_block(uint32_t plane) const { return m_open[plane].block != kNone; }
-
   // Programs the open page of `plane` (or of every plane) if it holds any unit; empty slots are
   // padded. Returns the program's operation index (the last one, for all planes), or kNone.
   uint32_t close_page(uint32_t plane);

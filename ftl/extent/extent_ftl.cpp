@@ -87,15 +87,18 @@ void ExtentFtl::write(const HostCommand& command) {
   const UnitSpan span =
       unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
   if (span.count == 0) return;
+  if (m_store.sequenced()) look_up_old_copies(span);
   prepare_partial_units(command);
   place(command);
   // Map the runs only now that every unit is placed. GC run by the placement may have moved
-  // old copies of these units; the map holds their current slots, which is what gets freed.
+  // old copies of these units; the map holds their current slots, which is what gets freed
+  // (with sequence numbers, what place() already retired).
   uint32_t generated = 0;
   uint64_t overlapped = 0;
   for (const Extent& run : m_pending) {
-    generated += map_extent(run, /*free_displaced=*/true);
+    generated += map_extent(run, /*free_displaced=*/m_old_slots.empty());
     overlapped += m_displaced.size();
+    if (!m_old_slots.empty()) check_retired();
   }
   if (m_backend.recording()) {
     ++m_timed_writes;
@@ -104,6 +107,30 @@ void ExtentFtl::write(const HostCommand& command) {
     m_pieces_overlapped += overlapped;
   }
   m_pending.clear();
+  m_old_slots.clear();
+}
+
+void ExtentFtl::look_up_old_copies(const UnitSpan& span) {
+  m_write_first = span.first;
+  m_old_slots.assign(span.count, kNone);
+  m_found.clear();
+  m_map->lookup(span.first, span.count, m_found);
+  for (const Extent& piece : m_found) {
+    for (uint32_t k = 0; k < piece.length; ++k) {
+      m_old_slots[piece.lun + k - span.first] = piece.slot + k;
+    }
+  }
+}
+
+void ExtentFtl::check_retired() const {
+  for (const Extent& old : m_displaced) {
+    for (uint32_t k = 0; k < old.length; ++k) {
+      if (m_old_slots[old.lun + k - m_write_first] != old.slot + k) {
+        throw std::logic_error("a write displaced unit " + std::to_string(old.lun + k) +
+                               " from a slot it had not retired");
+      }
+    }
+  }
 }
 
 void ExtentFtl::prepare_partial_units(const HostCommand& command) {
@@ -115,7 +142,8 @@ void ExtentFtl::prepare_partial_units(const HostCommand& command) {
     Token previous = 0;
     data.after = kNone;
     if (mask != span.full_mask) {  // read-modify-write of a partial unit
-      const SlotId old = m_map->slot_of(lun);
+      // With sequence numbers the write's range was looked up already.
+      const SlotId old = m_old_slots.empty() ? m_map->slot_of(lun) : m_old_slots[index];
       if (old != kNone) {
         data.after = m_store.read(old, 1, OpClass::kHostWrite);
         previous = m_store.token(old);
@@ -143,7 +171,15 @@ void ExtentFtl::place(const HostCommand& command) {
       UnitData data{whole_unit_token(command.id, lun), kNone};
       if (index == 0) data = m_head;
       if (index + 1 == span.count && span.count > 1) data = m_tail;
-      add_to_pending(lun, m_store.write_on_plane(plane, lun, data.token, data.after));
+      const SlotId slot = m_store.write_on_plane(plane, lun, data.token, data.after);
+      add_to_pending(lun, slot);
+      // With sequence numbers the old copy is stale from here on, not once the write is mapped:
+      // were it still live, GC could copy it after this page is programmed, and that copy, with
+      // the higher sequence, would win a recovery scan over the new data. replace() also keeps
+      // the old copy's block from being erased before this page is on flash.
+      if (!m_old_slots.empty() && m_old_slots[index] != kNone) {
+        m_store.replace(m_old_slots[index], slot);
+      }
     }
   }
 }
@@ -196,6 +232,52 @@ void ExtentFtl::trim(const HostCommand& command) {
 
 void ExtentFtl::flush(const HostCommand& /*command*/) { m_store.flush(); }
 
+std::unique_ptr<ExtentFtl> ExtentFtl::recovered(const SchemeContext& context,
+                                                const std::string& structure) {
+  auto scheme = std::make_unique<ExtentFtl>(context, structure);
+  scheme->rebuild();
+  return scheme;
+}
+
+void ExtentFtl::rebuild() {
+  // The VET and EMT papers do not describe recovery; rebuilding the map from the spare areas is
+  // our choice, the one page mapping makes: every page names its units and carries a program
+  // sequence, so the flash alone says where each unit's newest copy is, and the map can stay as
+  // volatile as the papers keep it (a flush writes no map pages). The newest copies go into a
+  // temporary unit -> slot table first (one table access per unit a page names).
+  std::vector<SlotId> table(m_geometry.logical_units, kNone);
+  std::vector<uint64_t> newest(table.size(), 0);
+  CpuWork& cpu = m_backend.cpu();
+  m_store.scan_flash([&](Lun lun, SlotId slot, uint64_t sequence) {
+    ++cpu.table_lookups;
+    if (lun >= table.size()) return;
+    // Ties are copies in one page: a unit rewritten into the page assembling its older copy,
+    // when that rewrite filled the page, was programmed before the old copy could be dropped
+    // from the spare. Units fill a page in order, and the scan reports them so: the later wins.
+    if (table[lun] == kNone || sequence >= newest[lun]) {
+      table[lun] = slot;
+      newest[lun] = sequence;
+    }
+  });
+  m_store.adopt(table);
+  // Then one walk over the table, each maximal run of units in consecutive slots inserted as one
+  // extent: what the writes and GC runs had formed, with neighbours that continue each other
+  // joined. The insertions count their hash probes or tree nodes as every insert does, so the
+  // controller model prices them as the recovery's work.
+  cpu.table_lookups += table.size();
+  Lun lun = 0;
+  while (lun < table.size()) {
+    if (table[lun] == kNone) {
+      ++lun;
+      continue;
+    }
+    Extent run{lun, 1, table[lun]};
+    while (run.end() < table.size() && table[run.end()] == run.slot + run.length) ++run.length;
+    map_extent(run, /*free_displaced=*/false);
+    lun = run.end();
+  }
+}
+
 // --- GC ---
 
 bool ExtentFtl::pending_holds(Lun lun, SlotId slot) const {
@@ -210,8 +292,14 @@ bool ExtentFtl::pending_holds(Lun lun, SlotId slot) const {
 
 bool ExtentFtl::maps(Lun lun, SlotId slot) const {
   // A unit being overwritten has two live copies until the write is mapped: the old one the
-  // map names (GC must keep it: the map still points there) and the new one.
+  // map names (GC must keep it: the map still points there) and the new one. With sequence
+  // numbers the old one is live only until the write has placed the unit.
   if (pending_holds(lun, slot)) return true;
+  // (place() retired it then.)
+  if (!m_old_slots.empty() && !m_pending.empty() && lun >= m_pending.front().lun &&
+      lun < m_pending.back().end()) {
+    return false;
+  }
   return m_map->slot_of(lun) == slot;
 }
 
@@ -249,6 +337,11 @@ void ExtentFtl::relocate(Lun lun, SlotId from, SlotId to) {
     ++m_pending_moves;
     move_pending(lun, from, to);
     return;
+  }
+  // GC moved the current copy of a unit the write has yet to place: that copy is the one to
+  // retire (maps() keeps GC off the old copies of units already placed).
+  if (lun >= m_write_first && lun - m_write_first < m_old_slots.size()) {
+    m_old_slots[lun - m_write_first] = to;
   }
   if (m_gc_in_runs && m_gc_run.length > 0 && m_gc_run.end() == lun &&
       m_gc_run.slot + m_gc_run.length == to && m_gc_run_from + m_gc_run.length == from) {

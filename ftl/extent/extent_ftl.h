@@ -24,7 +24,9 @@
 //
 // Units a write has placed but not yet mapped (the map is updated once the write's runs are
 // known) count as live for GC, which may pick a block the same write filled; GC moving one of
-// them moves it within the pending runs.
+// them moves it within the pending runs. When the device may lose power (pages carry program
+// sequence numbers), the old copies of a write's units are retired as the new ones are placed
+// instead (place()): GC must not copy an old copy once its new copy may be on flash.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +37,7 @@
 #include "ftl/core/mapping_scheme.h"
 #include "ftl/core/page_store.h"
 #include "ftl/core/plane_placement.h"
+#include "ftl/core/unit_span.h"
 #include "ftl/extent/extent_map.h"
 
 namespace ssd::ftl {
@@ -45,6 +48,11 @@ class ExtentFtl final : public MappingScheme, private MappingOwner {
   ExtentFtl(const SchemeContext& context, const std::string& structure);
   // With a map made by the caller (tests); the map must report into context.backend.cpu().
   ExtentFtl(const SchemeContext& context, std::unique_ptr<ExtentMap> map);
+  // Built again after a power cut from the flash alone (docs/extent-mapping.md, "Power loss"):
+  // the newest copy of each unit by program sequence (PageStore::scan_flash), every maximal run
+  // of units in consecutive slots inserted as one extent.
+  static std::unique_ptr<ExtentFtl> recovered(const SchemeContext& context,
+                                              const std::string& structure);
 
   void read(const HostCommand& command) override;
   void write(const HostCommand& command) override;
@@ -66,6 +74,7 @@ class ExtentFtl final : public MappingScheme, private MappingOwner {
   uint64_t pending_units_moved() const { return m_pending_moves; }
 
  private:
+  void rebuild();  // recovered()'s work, on a scheme just built over the flash
   // MappingOwner (GC).
   bool maps(Lun lun, SlotId slot) const override;
   void relocate(Lun lun, SlotId from, SlotId to) override;
@@ -85,6 +94,11 @@ class ExtentFtl final : public MappingScheme, private MappingOwner {
   uint32_t next_plane(uint32_t chunk_number, uint32_t units);
   // Appends `lun` at `slot` to the pending runs, extending the last run when it continues it.
   void add_to_pending(Lun lun, SlotId slot);
+  // With sequence numbers (power loss): looks the write's range up once, before placing it, so
+  // that place() can retire each unit's old copy as its new one is placed (PageStore::replace).
+  void look_up_old_copies(const UnitSpan& span);
+  // Throws unless the write's insert displaced exactly the copies place() retired.
+  void check_retired() const;
   // Maps `extent`; frees the slots it displaced when `free_displaced` (host writes: the old
   // copies are stale; GC runs: GC already moved the old copies' validity).
   uint32_t map_extent(const Extent& extent, bool free_displaced);
@@ -108,6 +122,10 @@ class ExtentFtl final : public MappingScheme, private MappingOwner {
   // The write in progress.
   UnitData m_head{0, kNone}, m_tail{0, kNone};
   std::vector<Extent> m_pending;  // runs placed but not yet mapped, ascending units
+  // With sequence numbers: the current copy of each unit of the write (index: unit -
+  // m_write_first; kNone: unmapped), kept up to date as GC moves them; empty otherwise.
+  std::vector<SlotId> m_old_slots;
+  Lun m_write_first = 0;
   // GC of one victim: the run being gathered and where its units came from.
   Extent m_gc_run;
   SlotId m_gc_run_from = kNone;

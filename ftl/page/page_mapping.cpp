@@ -25,7 +25,9 @@ std::unique_ptr<PageMapping> PageMapping::recovered(const SchemeContext& context
   scheme->m_store.scan_flash([&](Lun lun, SlotId slot, uint64_t sequence) {
     ++cpu.table_lookups;
     if (lun >= table.size()) return;  // not a logical unit: a spare no page mapping writes
-    if (table[lun] == kNone || sequence > newest[lun]) {
+    // Within one page the later slot wins: a rewrite that fills the page holding its older copy
+    // programs that page before the older copy can be dropped from its spare.
+    if (table[lun] == kNone || sequence >= newest[lun]) {
       table[lun] = slot;
       newest[lun] = sequence;
     }

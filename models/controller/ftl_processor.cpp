@@ -183,7 +183,10 @@ Picoseconds FtlProcessor::time_batch(Picoseconds ready) {
   const ftl::CpuWork& work = m_device.backend().cpu_work();
   // The recovery's own firmware work: its primitives, with no per-command overhead.
   const uint64_t cycles = m_costs.cycles(work) - m_costs.per_command;
-  const Picoseconds cpu_start = std::max(ready, m_cpu_free_at);
+  Picoseconds cpu_start = std::max(ready, m_cpu_free_at);
+  // A step with no operation works on what the earlier steps read (rebuilding a map from the
+  // scan): it starts once those reads are done.
+  if (m_device.backend().ops().size() == 0) cpu_start = std::max(cpu_start, m_all_done_at);
   const Picoseconds cpu_end = cpu_start + ftl::checked_ps(double(cycles) * m_costs.ps_per_cycle,
                                                           "a recovery step's firmware");
   m_cpu_free_at = cpu_end;

@@ -26,6 +26,19 @@ SchemeDescriptor vet_descriptor() {
     return 0;  // the trie grows with the extents written, from empty
   };
   d.create = [](const SchemeContext& c) { return std::make_unique<ExtentFtl>(c, "vet"); };
+  d.recover = [](const SchemeContext& c) { return ExtentFtl::recovered(c, "vet"); };
+  d.recovery_spare_words = PageStore::recovery_spare_words;
+  d.recovery_problem = [](const config::PlatformConfig& p) -> std::optional<config::KeyProblem> {
+    // The engine's table is the accelerator's own memory, which a cut does not reach (the
+    // rebuilt map would find the old nodes there), and a recovery's time is priced from CPU
+    // primitives only, not from the accelerator answers it would wait for.
+    if (p.ftl.settings.get<VetSettings>().hash_backend == "accelerator") {
+      return config::KeyProblem{"ftl.vet.hash_backend",
+                                "recovery with the node table on the hash-lookup accelerator is "
+                                "not built; with power cuts use software"};
+    }
+    return std::nullopt;
+  };
   return d;
 }
 
