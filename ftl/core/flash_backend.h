@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -97,6 +98,34 @@ class FlashBackend {
     return die < m_programs_in_command.size() ? m_programs_in_command[die] : 0;
   }
 
+  // Power-loss safe erases (garbage_collector.h, EraseGuard): program `op` of this command wrote
+  // newer copies of units whose older copies are in `block`, so an erase of `block` must wait for
+  // it. The controller keeps, per block, when the last such program completes.
+  void note_supersedes(uint32_t op, BlockId block) {
+    if (op == kNone) return;
+    // Kept in operation order (the controller walks them with the operations); notes come
+    // nearly in order, so the insertion point is found from the back.
+    auto at = m_supersedes.end();
+    while (at != m_supersedes.begin() && std::prev(at)->op > op) --at;
+    m_supersedes.insert(at, {op, block});
+  }
+  struct Supersedes {
+    uint32_t op;
+    BlockId block;
+  };
+  // This command's, in operation order.
+  const std::vector<Supersedes>& supersedes() const { return m_supersedes; }
+  // The operation of this command that programmed `page` (kNone: none did).
+  uint32_t program_of(PageId page) const {
+    for (uint32_t i = static_cast<uint32_t>(m_ops.size()); i-- > 0;) {
+      const FlashOp& op = m_ops[i];
+      if ((op.kind == OpKind::kProgram || op.kind == OpKind::kCopyback) && op.page == page) {
+        return i;
+      }
+    }
+    return kNone;
+  }
+
   CpuWork& cpu() { return m_cpu; }
   const WriteCounters& written() const { return m_written; }
   void deliver(Lun lun, Token token, uint64_t sectors = 0) {
@@ -119,6 +148,7 @@ class FlashBackend {
     m_cpu.clear();
     m_delivered.clear();
     m_journal_of_op.clear();
+    m_supersedes.clear();
   }
   // A power-loss recovery reads the whole device: it calls end_batch() whenever nothing it does
   // later depends on the operations recorded so far, and `sink` (the timing) takes them; then
@@ -197,6 +227,7 @@ class FlashBackend {
   std::vector<DeliveredUnit> m_delivered;
   std::vector<uint64_t> m_journal_of_op;
   std::function<void()> m_batch_sink;
+  std::vector<Supersedes> m_supersedes;
 };
 
 }  // namespace ssd::ftl

@@ -57,12 +57,9 @@ struct ProgramUnits {
 // - kAfterAll: the operation waits for every operation issued before it, earlier commands' and
 //   this command's;
 // - kAfterData: the same except this command's other kAfterData operations, so a sync's map
-//   writes wait for the data they name, not for each other;
-// - kAfterPrograms: the operation waits for every program issued before it (a power-loss safe
-//   erase: page_store.h).
+//   writes wait for the data they name, not for each other.
 inline constexpr uint32_t kAfterAll = kNone - 1;
 inline constexpr uint32_t kAfterData = kNone - 2;
-inline constexpr uint32_t kAfterPrograms = kNone - 3;
 
 struct FlashOp {
   OpKind kind;

@@ -159,10 +159,7 @@ void GarbageCollector::relocate_victim(BlockId victim, uint32_t plane, uint32_t&
 }
 
 void GarbageCollector::erase_victim(BlockId victim, uint32_t after) {
-  if (m_guard != nullptr) {
-    m_guard->before_erase(victim);
-    after = kAfterPrograms;
-  }
+  if (m_guard != nullptr) m_guard->before_erase(victim);
   m_backend.erase(victim, OpClass::kGc, after);
   m_blocks.release_block(victim);
   ++m_stats.gc_erases;
@@ -187,12 +184,24 @@ void GarbageCollector::copy_back_page(PageId page, uint32_t plane, UnitWriter& s
     m_tokens[u] = m_backend.flash().token(from + u);
   }
   const SlotId to = stream.copy_page(plane, page, spare, m_tokens.data(), kNone);
+  if (m_guard != nullptr) guard_copy(stream, to, m_geometry.block_of_page(page));
   for (uint32_t u = 0; u < m_geometry.units_per_page; ++u) {
     m_owner.relocate(spare[u], from + u, to + u);
     m_blocks.remove_valid(from + u);
     ++m_stats.gc_units_copied;
   }
   erase_waiting_if_programmed(plane);
+}
+
+void GarbageCollector::guard_copy(UnitWriter& stream, SlotId to, BlockId victim) {
+  // The victim's erase waits for `to`'s program: named now if the page is still being assembled,
+  // noted with its program if the copy filled it (the erase also waits for GC's last program,
+  // but a die may run operations out of their order, and the note makes the order explicit).
+  if (stream.holds(to)) {
+    stream.set_origin(to, victim);
+  } else {
+    m_backend.note_supersedes(m_backend.program_of(m_geometry.page_of_slot(to)), victim);
+  }
 }
 
 void GarbageCollector::prefetch_mappings(BlockId victim) const {
@@ -242,9 +251,7 @@ void GarbageCollector::relocate_page(PageId page, uint32_t plane, uint32_t& last
     const SlotId from = first_slot + u;
     UnitWriter& stream = stream_of(lun);
     const SlotId to = stream.append_on_plane(plane, lun, m_backend.flash().token(from), read_op);
-    if (m_guard != nullptr && stream.holds(to)) {
-      stream.set_origin(to, m_geometry.block_of_page(page));
-    }
+    if (m_guard != nullptr) guard_copy(stream, to, m_geometry.block_of_page(page));
     m_owner.relocate(lun, from, to);
     m_blocks.remove_valid(from);
     ++m_stats.gc_units_copied;

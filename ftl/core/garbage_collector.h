@@ -56,8 +56,9 @@ GcMode gc_mode(const std::string& name);  // ftl.gc_mode's value: "incremental",
 
 // Power-loss safety (the device may lose power, page_store.h): before a victim is erased, the
 // guard programs every page still being assembled that holds a newer copy of a unit whose older
-// copy is in the victim, and the erase waits for every program issued before it (kAfterPrograms).
-// A unit's older copy so outlives the program of its newer one, and a cut finds one of them.
+// copy is in the victim; every such program names the block it supersedes
+// (FlashBackend::note_supersedes), and the controller starts an erase of that block only after
+// it. A unit's older copy so outlives the program of its newer one, and a cut finds one of them.
 class EraseGuard {
  public:
   virtual ~EraseGuard() = default;
@@ -98,6 +99,9 @@ class GarbageCollector final : public UnitWriter::SpaceListener {
   // Moves a victim's valid units into the GC stream (stats, prefetch, relocations_done).
   void relocate_victim(BlockId victim, uint32_t plane, uint32_t& last_op);
   void erase_victim(BlockId victim, uint32_t after);
+  // Power-loss safe erases: GC's copy in `to` (of `stream`) must be programmed before `victim`,
+  // where it came from, is erased.
+  void guard_copy(UnitWriter& stream, SlotId to, BlockId victim);
   // compact(): erases the waiting victims once a GC program has put their last copies on flash
   // (with several GC streams: once no stream is assembling a page on `plane` any more).
   void erase_waiting_if_programmed(uint32_t plane);

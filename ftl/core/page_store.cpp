@@ -63,6 +63,20 @@ PageStore::PageStore(const config::PlatformConfig& platform, FlashBackend& backe
   }
 }
 
+void PageStore::guard_old_copy(SlotId old, SlotId now) {
+  const UnitWriter* old_writer = holder(old);
+  // The unit's copy on flash: `old` itself, or the one `old` replaced while it waited in DRAM.
+  const BlockId on_flash =
+      old_writer != nullptr ? old_writer->origin(old) : m_blocks.block_of_slot(old);
+  if (on_flash == kNone) return;
+  if (UnitWriter* writer = holder(now)) {
+    writer->set_origin(now, on_flash);  // its page's program will name it
+    return;
+  }
+  // The write filled `now`'s page, which is programmed already, in this command.
+  m_backend.note_supersedes(m_backend.program_of(geometry().page_of_slot(now)), on_flash);
+}
+
 void PageStore::before_erase(BlockId victim) {
   const uint32_t planes = geometry().planes();
   const auto close_pinning = [&](UnitWriter& writer) {
@@ -109,6 +123,21 @@ uint64_t PageStore::scan_flash(const std::function<void(Lun, SlotId, uint64_t)>&
   }
   m_sequence = highest + 1;
   return pages_read;
+}
+
+std::vector<SlotId> PageStore::recover_table(CpuWork& cpu) {
+  std::vector<SlotId> table(geometry().logical_units, kNone);
+  std::vector<uint64_t> newest(table.size(), 0);
+  scan_flash([&](Lun lun, SlotId slot, uint64_t sequence) {
+    ++cpu.table_lookups;
+    if (lun >= table.size()) return;  // mapping metadata, or nothing a scheme wrote
+    if (table[lun] == kNone || sequence >= newest[lun]) {
+      table[lun] = slot;
+      newest[lun] = sequence;
+    }
+  });
+  adopt(table);
+  return table;
 }
 
 void PageStore::adopt(const std::vector<SlotId>& table) {

@@ -85,13 +85,7 @@ class PageStore final : private EraseGuard {
   // The unit in `old` was written again into `now`: `old` is stale. With sequence numbers, the
   // block holding the unit's copy on flash is not erased before `now` is programmed (EraseGuard).
   void replace(SlotId old, SlotId now) {
-    if (m_sequenced) {
-      if (UnitWriter* writer = holder(now)) {
-        const UnitWriter* old_writer = holder(old);
-        writer->set_origin(
-            now, old_writer != nullptr ? old_writer->origin(old) : m_blocks.block_of_slot(old));
-      }
-    }
+    if (m_sequenced) guard_old_copy(old, now);
     invalidate(old);
   }
 
@@ -136,6 +130,13 @@ class PageStore final : private EraseGuard {
   // for every unit a readable page names; a page the cut tore fails its ECC and names none.
   // A block whose erase the cut tore is erased again. Returns the pages read.
   uint64_t scan_flash(const std::function<void(Lun, SlotId, uint64_t)>& found);
+  // The whole rebuild of a unit -> slot table, for a scheme that maps each logical unit to a slot:
+  // scan_flash(), keeping for every logical unit the copy in the page with the highest sequence
+  // (a tie is one page naming a unit twice: a rewrite that filled the page holding its older copy
+  // programmed it before the older slot could be dropped from its spare; units fill a page in
+  // slot order, which the scan follows, so the later slot wins), then adopt(). Names beyond the
+  // logical units are not kept. Each name read costs a table lookup in `cpu`.
+  std::vector<SlotId> recover_table(CpuWork& cpu);
   // After the scan: `table` (unit -> slot, kNone = unmapped) is what the scheme kept, and the
   // units of `table` are the valid ones. Blocks with no programmed page are free; blocks the cut
   // left partly programmed are taken by the streams before any free block
@@ -167,6 +168,9 @@ class PageStore final : private EraseGuard {
     return const_cast<UnitWriter*>(static_cast<const PageStore&>(*this).holder(slot));
   }
   void before_erase(BlockId victim) override;
+  // replace(): the block holding the unit's copy on flash is not erased before `now` is
+  // programmed (EraseGuard).
+  void guard_old_copy(SlotId old, SlotId now);
 
   FlashBackend& m_backend;
   BlockManager m_blocks;

@@ -101,6 +101,12 @@ uint32_t UnitWriter::program(uint32_t plane, PageId copy_source) {
           : m_backend.copy_back(copy_source, open.page, open.tokens.data(), open.spare.data(),
                                 op_class, open.after, open.units);
   if (op != kNone) m_last_program = op;
+  if (m_sequence != nullptr) {
+    // The older copies these units replace must outlive this program (EraseGuard).
+    for (uint32_t u = 0; u < open.filled; ++u) {
+      if (open.origins[u] != kNone) m_backend.note_supersedes(op, open.origins[u]);
+    }
+  }
   ++m_programs;
   std::fill(open.tokens.begin(), open.tokens.end(), 0);
   std::fill(open.spare.begin(), open.spare.end(), kNone);

@@ -58,6 +58,11 @@ SchemeDescriptor dac_descriptor() {
   d.create = [](const SchemeContext& c) {
     return with_sector_layer(c, std::make_unique<DacFtl>(c));
   };
+  // Power cuts: the table from the spare areas' sequence numbers, as page mapping's; regions are
+  // not persisted (DacFtl::recovered), so DAC needs no spare words of its own beyond them.
+  d.recover = [](const SchemeContext& c) { return DacFtl::recovered(c); };
+  d.recovery_problem = sector_layer_recovery_problem;
+  d.recovery_spare_words = PageStore::recovery_spare_words;
   return d;
 }
 

@@ -1,6 +1,8 @@
 #include "ftl/dac/dac_ftl.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -43,6 +45,22 @@ DacFtl::DacFtl(const SchemeContext& context)
                                 ") must be below ftl.dac.regions (" + std::to_string(m_regions) +
                                 ")");
   }
+}
+
+std::unique_ptr<DacFtl> DacFtl::recovered(const SchemeContext& context) {
+  auto scheme = std::make_unique<DacFtl>(context);
+  scheme->m_l2p = scheme->m_store.recover_table(scheme->m_backend.cpu());
+  // Regions and stamps are not on flash: the spare area holds only PageStore's words (no page
+  // names its stream's region), and stamps would take 32 bits a unit. So every unit starts over
+  // as new data does, in the first region. They steer placement only: a cut costs clustering for
+  // a while (hot units climb back with their next young rewrites), never a unit. Every stamp is
+  // still 0 from the constructor; the clock restarts a young threshold past them, so a unit's
+  // first rewrite after the cut is old (it stays in its region) rather than every unit looking
+  // just written and a burst of promotions following each recovery.
+  std::fill(scheme->m_region.begin(), scheme->m_region.end(),
+            static_cast<uint8_t>(scheme->m_first_region));
+  scheme->m_clock = static_cast<uint32_t>(std::min<uint64_t>(scheme->m_young, UINT32_MAX));
+  return scheme;
 }
 
 uint64_t DacFtl::mapping_memory_bytes() const {
@@ -105,8 +123,9 @@ void DacFtl::write(const HostCommand& command) {
       }
     }
     const SlotId slot = m_store.write_in_stream(region, lun, token, after);
-    // Look the old slot up only now: GC run by this write may have moved the unit.
-    if (m_l2p[lun] != kNone) m_store.invalidate(m_l2p[lun]);
+    // Look the old slot up only now: GC run by this write may have moved the unit. replace(), not
+    // invalidate(): with power cuts the old copy's block must outlive the new copy's program.
+    if (m_l2p[lun] != kNone) m_store.replace(m_l2p[lun], slot);
     m_l2p[lun] = slot;
     m_region[lun] = static_cast<uint8_t>(region);
     if (m_regions > 1) m_stamp[lun] = now;

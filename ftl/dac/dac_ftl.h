@@ -9,12 +9,14 @@
 // region number and a last-write stamp per unit beside it.
 //
 // Not modelled: the paper's adaptive cleaner (its victim selection is the platform's
-// ftl.gc_policy) and its wear levelling; the mapping and per-unit metadata stay volatile (a flush
-// programs the open pages only). Where the paper was not at hand the choices are documented in
-// docs/schemes.md ("DAC") and in the settings (dac_settings.h).
+// ftl.gc_policy) and its wear levelling. The mapping and per-unit metadata stay volatile (a flush
+// programs the open pages only): after a power cut the table is rebuilt from the spare areas and
+// the regions start over (recovered()). Where the paper was not at hand the choices are documented
+// in docs/schemes.md ("DAC") and in the settings (dac_settings.h).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "ftl/core/block_lender.h"
@@ -26,6 +28,10 @@ namespace ssd::ftl {
 class DacFtl final : public MappingScheme, public BlockLender, private MappingOwner {
  public:
   explicit DacFtl(const SchemeContext& context);
+  // Rebuilt after a power cut: the table from the spare areas as page mapping's (each unit's copy
+  // the one in the page with the highest program sequence); every unit restarts in the first
+  // region with an old stamp (docs/schemes.md, DAC, "Power loss").
+  static std::unique_ptr<DacFtl> recovered(const SchemeContext& context);
 
   void read(const HostCommand& command) override;
   void write(const HostCommand& command) override;

@@ -16,10 +16,21 @@
 // The translation pages' content is modelled, not just their traffic: `m_flash_entries` holds
 // what the pages on flash say, and a miss loads the entry from there, so an entry lost on
 // eviction reads back wrong and the oracle sees it. Like the flash itself, it is not controller
-// memory and is not counted in mapping_memory_bytes().
+// memory and is not counted in mapping_memory_bytes(). Each copy's content token on flash is a
+// digest of what it says (entry_token), so that a recovery can compare a copy with the spare
+// areas without the simulator storing the entries per copy.
+//
+// Power loss (recovered(), docs/schemes.md): the GTD, the CMT and pending relocations are lost.
+// The spare areas name every unit and translation page with a program sequence number, so a scan
+// rebuilds the unit -> slot table (each unit's newest copy) and the GTD (each translation page's
+// newest copy). The newest copy of a translation page may still say less than the table (dirty
+// CMT entries, relocations not yet written back) or more (a unit whose newer copy was torn):
+// each is read and compared with the table, and the ones that differ are written again, so
+// flash, GTD and table agree when the host comes back. The CMT starts empty.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "ftl/core/mapping_scheme.h"
@@ -31,6 +42,8 @@ namespace ssd::ftl {
 class Dftl final : public MappingScheme, private MappingOwner {
  public:
   explicit Dftl(const SchemeContext& context);
+  // Rebuilt after a power cut from the flash alone (above), its reads and programs recorded.
+  static std::unique_ptr<Dftl> recovered(const SchemeContext& context);
 
   void read(const HostCommand& command) override;
   void write(const HostCommand& command) override;
@@ -55,6 +68,9 @@ class Dftl final : public MappingScheme, private MappingOwner {
   const CachedMappingTable& cache() const { return m_cmt; }
   const PageStore& store() const { return m_store; }
   uint64_t translation_writes() const { return m_translation_writes; }
+  // A translation page's content token is the sum, over its units, of entry_token(unit, slot):
+  // an order-free digest that one changed entry updates in O(1); an unmapped entry adds 0.
+  static Token entry_token(Lun lun, SlotId slot);
 
  private:
   bool maps(Lun lun, SlotId slot) const override;
@@ -67,6 +83,18 @@ class Dftl final : public MappingScheme, private MappingOwner {
   // Rewrites translation page `tpage` with the current entries: its dirty cached entries become
   // clean and its pending relocations are applied.
   void write_back(uint32_t tpage, OpClass op_class);
+  // The same once the old copy is known (read, or not needed): its program waits for `after`.
+  void write_translation(uint32_t tpage, OpClass op_class, uint32_t after);
+  // The content of translation page `tpage`'s next copy, from the CMT and pending relocations
+  // (m_flash_entries); its dirty entries become clean, its relocations applied.
+  void assemble(uint32_t tpage);
+  // What translation page `tpage` says for `lun` on flash becomes `slot`; its digest follows.
+  void set_flash_entry(uint32_t tpage, Lun lun, SlotId slot);
+  // recovered()'s work on a scheme just built over the flash a cut left behind.
+  void recover();
+  // `lun`, not cached, is in `slot` now, and its translation page does not say so yet: the move
+  // waits for the page's next write (write_back_stale at the latest).
+  void pend(Lun lun, SlotId slot);
   // Rewrites the translation pages GC left stale.
   void write_back_stale();
   // Points `lun` at `slot` (kNone = unmapped), invalidating the old copy; the entry is cached.
@@ -81,7 +109,8 @@ class Dftl final : public MappingScheme, private MappingOwner {
   std::vector<SlotId> m_relocated;
   uint32_t m_slot_bytes;
   uint32_t m_entries_per_tpage;
-  std::vector<SlotId> m_gtd;  // translation page -> slot, kNone = never written
+  std::vector<SlotId> m_gtd;    // translation page -> slot, kNone = never written
+  std::vector<Token> m_digest;  // per translation page: the token of what m_flash_entries says
   CachedMappingTable m_cmt;
   PageStore m_store;
   std::vector<uint32_t> m_stale;  // translation pages GC left stale, each once

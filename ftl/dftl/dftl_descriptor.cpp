@@ -21,6 +21,11 @@ SchemeDescriptor dftl_descriptor() {
     return g.logical_units * 3 * sizeof(SlotId);
   };
   d.create = [](const SchemeContext& c) { return std::make_unique<Dftl>(c); };
+  // Every setting recovers (Dftl::recovered), so there is no recovery_problem. The scan's slot
+  // and sequence per unit (12 bytes) live only while a recovery runs and, as page mapping's, are
+  // not in simulator_bytes.
+  d.recover = [](const SchemeContext& c) { return Dftl::recovered(c); };
+  d.recovery_spare_words = PageStore::recovery_spare_words;
   return d;
 }
 

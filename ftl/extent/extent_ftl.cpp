@@ -245,21 +245,8 @@ void ExtentFtl::rebuild() {
   // sequence, so the flash alone says where each unit's newest copy is, and the map can stay as
   // volatile as the papers keep it (a flush writes no map pages). The newest copies go into a
   // temporary unit -> slot table first (one table access per unit a page names).
-  std::vector<SlotId> table(m_geometry.logical_units, kNone);
-  std::vector<uint64_t> newest(table.size(), 0);
   CpuWork& cpu = m_backend.cpu();
-  m_store.scan_flash([&](Lun lun, SlotId slot, uint64_t sequence) {
-    ++cpu.table_lookups;
-    if (lun >= table.size()) return;
-    // Ties are copies in one page: a unit rewritten into the page assembling its older copy,
-    // when that rewrite filled the page, was programmed before the old copy could be dropped
-    // from the spare. Units fill a page in order, and the scan reports them so: the later wins.
-    if (table[lun] == kNone || sequence >= newest[lun]) {
-      table[lun] = slot;
-      newest[lun] = sequence;
-    }
-  });
-  m_store.adopt(table);
+  const std::vector<SlotId> table = m_store.recover_table(cpu);
   // Then one walk over the table, each maximal run of units in consecutive slots inserted as one
   // extent: what the writes and GC runs had formed, with neighbours that continue each other
   // joined. The insertions count their hash probes or tree nodes as every insert does, so the

@@ -43,14 +43,7 @@ SchemeDescriptor page_descriptor() {
                                 "recovery from the map pages (and NVRAM) a sync keeps is not "
                                 "built yet; with power cuts use none (spare-area scan)"};
     }
-    if (sector_layer_on(p)) {
-      return config::KeyProblem{p.ftl.settings.get<SectorLogSettings>().size_bytes > 0
-                                    ? "ftl.sector_log.size_bytes"
-                                    : "ftl.write_buffer.bytes",
-                                "recovery of the sector log and its map is not built yet; with "
-                                "power cuts leave the sector layer off"};
-    }
-    return std::nullopt;
+    return sector_layer_recovery_problem(p);
   };
   d.recovery_spare_words = PageStore::recovery_spare_words;
   return d;

@@ -19,20 +19,7 @@ PageMapping::PageMapping(const SchemeContext& context)
 
 std::unique_ptr<PageMapping> PageMapping::recovered(const SchemeContext& context) {
   auto scheme = std::make_unique<PageMapping>(context);
-  std::vector<SlotId>& table = scheme->m_l2p;
-  std::vector<uint64_t> newest(table.size(), 0);
-  CpuWork& cpu = scheme->m_backend.cpu();
-  scheme->m_store.scan_flash([&](Lun lun, SlotId slot, uint64_t sequence) {
-    ++cpu.table_lookups;
-    if (lun >= table.size()) return;  // not a logical unit: a spare no page mapping writes
-    // Within one page the later slot wins: a rewrite that fills the page holding its older copy
-    // programs that page before the older copy can be dropped from its spare.
-    if (table[lun] == kNone || sequence >= newest[lun]) {
-      table[lun] = slot;
-      newest[lun] = sequence;
-    }
-  });
-  scheme->m_store.adopt(table);
+  scheme->m_l2p = scheme->m_store.recover_table(scheme->m_backend.cpu());
   return scheme;
 }
 

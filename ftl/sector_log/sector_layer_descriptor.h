@@ -26,6 +26,10 @@ bool sector_layer_on(const config::PlatformConfig& platform);
 // reserve plus its host and GC open blocks); the DRAM must hold the sector map of two log blocks.
 std::optional<config::KeyProblem> check_sector_layer(const config::PlatformConfig& platform,
                                                      uint64_t scheme_blocks = 0);
+// Power cuts: the layer cannot recover yet (its write buffer, log and sector map), so a scheme
+// under it refuses power.*, naming the layer's key; none when the layer is off.
+std::optional<config::KeyProblem> sector_layer_recovery_problem(
+    const config::PlatformConfig& platform);
 // The figures the layer adds after the scheme's own (report.json "mapping.<name>").
 const std::vector<FigureDoc>& sector_layer_figure_docs();
 // Host memory for the layer's state (log slots, map, buffer, shadow), estimated up front.

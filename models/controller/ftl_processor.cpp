@@ -142,14 +142,18 @@ Picoseconds FtlProcessor::time_ops(Picoseconds cpu_end) {
   m_program_buffers.advance(to_ps(sc_core::sc_time_stamp()));
   Picoseconds completion = cpu_end;
   Picoseconds before_data = m_all_done_at;  // what a kAfterData operation waits for
+  const std::vector<ftl::FlashBackend::Supersedes>& supersedes = backend.supersedes();
+  size_t next_supersedes = 0;
   for (uint32_t i = 0; i < ops.size(); ++i) {
     const ftl::FlashOp& op = ops[i];
-    const Picoseconds op_ready = op.after == ftl::kNone        ? cpu_end
-                                 : op.after == ftl::kAfterAll  ? std::max(cpu_end, m_all_done_at)
-                                 : op.after == ftl::kAfterData ? std::max(cpu_end, before_data)
-                                 : op.after == ftl::kAfterPrograms
-                                     ? std::max(cpu_end, m_programs_done_at)
-                                     : std::max(cpu_end, m_done[op.after]);
+    Picoseconds op_ready = op.after == ftl::kNone        ? cpu_end
+                           : op.after == ftl::kAfterAll  ? std::max(cpu_end, m_all_done_at)
+                           : op.after == ftl::kAfterData ? std::max(cpu_end, before_data)
+                                                         : std::max(cpu_end, m_done[op.after]);
+    // A power-loss safe erase waits for the programs of its units' newer copies.
+    if (op.kind == ftl::OpKind::kErase && !m_superseded_until.empty()) {
+      op_ready = std::max(op_ready, m_superseded_until[m_device.geometry().block_of_page(op.page)]);
+    }
     if (ftl::is_flash_read(op.kind) && m_program_buffers.holds(op.page, op_ready)) {
       ftl::FlashOp from_buffer = op;
       from_buffer.kind = ftl::OpKind::kDramRead;
@@ -159,8 +163,11 @@ Picoseconds FtlProcessor::time_ops(Picoseconds cpu_end) {
       m_done[i] = issue(op, op_ready);
     }
     if (op.kind == ftl::OpKind::kProgram) m_program_buffers.programmed(op.page, m_done[i]);
-    if (op.kind == ftl::OpKind::kProgram || op.kind == ftl::OpKind::kCopyback) {
-      m_programs_done_at = std::max(m_programs_done_at, m_done[i]);
+    for (; next_supersedes < supersedes.size() && supersedes[next_supersedes].op == i;
+         ++next_supersedes) {
+      if (m_superseded_until.empty()) m_superseded_until.assign(m_device.geometry().blocks(), 0);
+      Picoseconds& until = m_superseded_until[supersedes[next_supersedes].block];
+      until = std::max(until, m_done[i]);
     }
     backend.op_completed(i, m_done[i], m_op_extension.array_start);
     m_all_done_at = std::max(m_all_done_at, m_done[i]);
@@ -175,7 +182,7 @@ Picoseconds FtlProcessor::time_ops(Picoseconds cpu_end) {
 void FtlProcessor::power_off(Picoseconds cut) {
   m_cpu_free_at = cut;
   m_all_done_at = cut;
-  m_programs_done_at = cut;
+  std::fill(m_superseded_until.begin(), m_superseded_until.end(), 0);
   m_program_buffers.clear();
 }
 

@@ -89,8 +89,10 @@ class FtlProcessor : public sc_core::sc_module {
   CpuCosts m_costs;
   bool m_write_waits_for_gc;  // controller.write_waits_for_gc
   Picoseconds m_cpu_free_at = 0;
-  Picoseconds m_all_done_at = 0;       // latest completion of any operation so far (for flushes)
-  Picoseconds m_programs_done_at = 0;  // latest completion of any program (kAfterPrograms)
+  Picoseconds m_all_done_at = 0;  // latest completion of any operation so far (for flushes)
+  // Power-loss safe erases: per block, when the last program of newer copies of its units
+  // completes (ftl::FlashBackend::note_supersedes); empty until the FTL notes one.
+  std::vector<Picoseconds> m_superseded_until;
   FirmwareTotals m_totals;
   AcceleratorPort* m_accelerator = nullptr;
   std::vector<Picoseconds> m_done;  // per operation of the current command, reused

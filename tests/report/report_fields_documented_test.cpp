@@ -149,6 +149,11 @@ RunReport full_report() {
   t.device_selection = "all";
   t.fit = "error";
   t.fit_applied = "none";
+  RunReport::Power& power = r.power.emplace();
+  power.cuts = 2;
+  power.recovery_ns = {1000, 3000};
+  power.lost_durable_units = 1;
+  power.first_loss = "cut 1 at 5 ns: unit 3 read back token 0";
   r.integrity_enabled = true;
   r.integrity_mismatches = 1;
   r.integrity_first_mismatch = "read command 3 (sector 8)";

@@ -7,7 +7,6 @@
 
 #include <gtest/gtest.h>
 
-#include <numeric>
 #include <string>
 #include <vector>
 
@@ -15,24 +14,15 @@
 #include "ftl/core/ftl_device.h"
 #include "ftl/core/preconditioner.h"
 #include "ftl/dac/dac_settings.h"
-#include "tests/ftl/page_table_checks.h"
+#include "tests/ftl/dac/dac_checks.h"
 #include "tests/ftl/scheme_workloads.h"
 #include "tests/ftl/tiny_platform.h"
 
 namespace ssd::ftl {
 namespace {
 
-config::PlatformConfig dac_platform(uint32_t regions, uint64_t young_writes = 0,
-                                    uint32_t unit_bytes = 0) {
-  config::PlatformConfig p = testing::tiny_platform(unit_bytes);
-  p.ftl.scheme = "dac";
-  DacSettings& s = p.ftl.settings.edit<DacSettings>();
-  s.regions = regions;
-  s.young_writes = young_writes;
-  return p;
-}
-
-const DacFtl& dac(const FtlDevice& device) { return dynamic_cast<const DacFtl&>(device.scheme()); }
+using testing::dac;
+using testing::dac_platform;
 
 uint64_t write_units(FtlDevice& device, Lun first, uint32_t units) {
   const uint32_t spu = device.geometry().sectors_per_unit;
@@ -47,21 +37,8 @@ MappingFigure figure(const FtlDevice& device, const std::string& name) {
   return {};
 }
 
-// Every mapped unit is where its page's spare area says and holds what the oracle expects; the
-// per-block valid counts match the map; free blocks are erased; every GC copy is counted in one
-// region, never the hottest (GC copies only fall).
 void check_invariants(FtlDevice& device) {
-  const DacFtl& scheme = dac(device);
-  ASSERT_NO_FATAL_FAILURE(testing::expect_page_table_invariants(device, scheme));
-  for (Lun lun = 0; lun < device.geometry().logical_units; ++lun) {
-    ASSERT_LT(scheme.region_of(lun), scheme.regions()) << "unit " << lun;
-  }
-  const auto& gc_units = scheme.gc_units_by_region();
-  ASSERT_EQ(std::accumulate(gc_units.begin(), gc_units.end(), uint64_t{0}),
-            scheme.stats().gc_units_copied);
-  if (scheme.regions() > 1) {
-    ASSERT_EQ(gc_units.back(), 0u);
-  }
+  ASSERT_NO_FATAL_FAILURE(testing::expect_dac_invariants(device));
 }
 
 TEST(DacFtl, FirstWritesGoToTheFirstRegion) {

@@ -10,6 +10,7 @@
 #include "ftl/core/ftl_device.h"
 #include "ftl/core/preconditioner.h"
 #include "ftl/dftl/dftl_settings.h"
+#include "tests/ftl/dftl/dftl_checks.h"
 #include "tests/ftl/scheme_workloads.h"
 #include "tests/ftl/tiny_platform.h"
 
@@ -18,43 +19,10 @@ namespace {
 
 using testing::run_one;
 
-config::PlatformConfig dftl_platform(uint32_t unit_bytes, uint32_t cache_entries) {
-  config::PlatformConfig p = testing::tiny_platform(unit_bytes);
-  p.ftl.scheme = "dftl";
-  p.ftl.settings.edit<DftlSettings>().cache_entries = cache_entries;
-  return p;
-}
+using testing::dftl_platform;
 
-// Every data unit is where the map says with the oracle's token and its number in the spare
-// area; every translation page is where the GTD says; per-block valid counts match exactly; no
-// translation page is left stale after a command.
 void check_invariants(FtlDevice& device) {
-  const auto& scheme = dynamic_cast<const Dftl&>(device.scheme());
-  const Geometry& g = device.geometry();
-  const BlockManager& blocks = scheme.store().blocks();
-  std::vector<uint32_t> valid(g.blocks(), 0);
-  const auto check_slot = [&](SlotId slot, Lun lun) {
-    ++valid[blocks.block_of_slot(slot)];
-    if (!scheme.store().buffered(slot)) {
-      ASSERT_EQ(device.flash().spare(g.page_of_slot(slot))[g.unit_in_page(slot)], lun) << lun;
-    }
-  };
-  for (Lun lun = 0; lun < g.logical_units; ++lun) {
-    const SlotId slot = scheme.slot_of(lun);
-    if (slot == kNone) {
-      ASSERT_EQ(device.oracle()->expected(lun), 0u) << "unit " << lun << " lost";
-      continue;
-    }
-    ASSERT_EQ(scheme.store().token(slot), device.oracle()->expected(lun)) << "unit " << lun;
-    check_slot(slot, lun);
-  }
-  for (uint32_t t = 0; t < scheme.translation_pages(); ++t) {
-    if (scheme.translation_slot(t) != kNone) {
-      check_slot(scheme.translation_slot(t), Lun(g.logical_units + t));
-    }
-  }
-  for (BlockId b = 0; b < g.blocks(); ++b) ASSERT_EQ(blocks.valid_units(b), valid[b]) << b;
-  ASSERT_LE(scheme.cache().size(), scheme.cache().capacity());
+  ASSERT_NO_FATAL_FAILURE(testing::expect_dftl_invariants(device));
 }
 
 class DftlTest : public ::testing::Test {

@@ -147,7 +147,7 @@ TEST(PagePowerCut, ASecondCutDuringRecoveryIsSurvived) {
     ++torn_erase_cuts;
     // Cut again halfway through that erase (the rig's erases take kErase).
     const DurabilityCheck::Verdict second =
-        rig.cut_at(rig.all_done() - testing::PowerCutRig::kErase / 2);
+        rig.cut_at(rig.last_erase_done() - testing::PowerCutRig::kErase / 2);
     EXPECT_EQ(second.lost_durable, 0u) << second.first_loss;
     EXPECT_GT(rig.last_cut().torn_erases, 0u);
   }

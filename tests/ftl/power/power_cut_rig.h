@@ -3,8 +3,8 @@
 // of its kind last), flushes are acknowledged once the clock passes their completion, and cut()
 // cuts at an instant among the operations in flight, recovers, and checks every unit. What the
 // timed platform does (models/platform/power_cuts.h), with the timing simplified to what the
-// rules of the flash need: a block's operations complete in order, and an operation after what
-// it depends on.
+// rules of the flash need: a die does one operation at a time, in the order they come (so a
+// block's operations complete in order), and an operation starts after what it depends on.
 #pragma once
 
 #include <algorithm>
@@ -21,7 +21,8 @@ namespace ssd::testing {
 class PowerCutRig {
  public:
   PowerCutRig(ftl::FtlDevice& device, uint64_t seed) : m_device(device), m_random(seed) {
-    m_block_done.assign(device.geometry().blocks(), 0);
+    m_die_done.assign(device.geometry().dies(), 0);
+    m_superseded_until.assign(device.geometry().blocks(), 0);
     device.start_durability_check();
   }
 
@@ -74,8 +75,9 @@ class PowerCutRig {
     m_flushes.clear();
     m_in_flight.clear();
     m_last_cut = m_device.power_cut(at);
-    std::fill(m_block_done.begin(), m_block_done.end(), at);
-    m_now = m_all_done = m_programs_done = at;
+    std::fill(m_die_done.begin(), m_die_done.end(), at);
+    m_now = m_all_done = at;
+    std::fill(m_superseded_until.begin(), m_superseded_until.end(), 0);
     m_device.backend().set_batch_sink([this] { time_ops(); });
     m_recovery = m_device.recover();
     m_device.backend().set_batch_sink(nullptr);
@@ -85,6 +87,8 @@ class PowerCutRig {
 
   ftl::Picoseconds now() const { return m_now; }
   ftl::Picoseconds all_done() const { return m_all_done; }
+  // When the latest erase timed so far completes (its array time is the kErase before it).
+  ftl::Picoseconds last_erase_done() const { return m_last_erase_done; }
   const ftl::FlashArray::CutResult& last_cut() const { return m_last_cut; }
   const ftl::FtlDevice::RecoveryCounts& last_recovery() const { return m_recovery; }
 
@@ -106,14 +110,14 @@ class PowerCutRig {
     const std::vector<ftl::FlashOp>& ops = backend.ops().ops();
     m_done.assign(ops.size(), m_now);
     ftl::Picoseconds latest = m_now;
+    const std::vector<ftl::FlashBackend::Supersedes>& supersedes = backend.supersedes();
+    size_t next_supersedes = 0;
     const ftl::Geometry& g = m_device.geometry();
     for (uint32_t i = 0; i < ops.size(); ++i) {
       const ftl::FlashOp& op = ops[i];
       ftl::Picoseconds ready = m_now;
       if (op.after == ftl::kAfterAll || op.after == ftl::kAfterData) {
         ready = std::max(ready, m_all_done);
-      } else if (op.after == ftl::kAfterPrograms) {
-        ready = std::max(ready, m_programs_done);
       } else if (op.after != ftl::kNone) {
         ready = std::max(ready, m_done[op.after]);
       }
@@ -123,16 +127,22 @@ class PowerCutRig {
         const bool writes = op.kind == ftl::OpKind::kProgram || op.kind == ftl::OpKind::kCopyback ||
                             op.kind == ftl::OpKind::kErase;
         array = op.kind == ftl::OpKind::kErase ? kErase : writes ? kProgram : kRead;
-        if (writes) ready = std::max(ready, m_block_done[block]);
-        m_done[i] = ready + m_random.below(kProgram) + array;
-        if (writes) m_block_done[block] = m_done[i];
-        if (op.kind == ftl::OpKind::kProgram || op.kind == ftl::OpKind::kCopyback) {
-          m_programs_done = std::max(m_programs_done, m_done[i]);
-        }
+        // An erase waits for the programs of newer copies of its units (note_supersedes).
+        if (op.kind == ftl::OpKind::kErase) ready = std::max(ready, m_superseded_until[block]);
+        // The die is free once its previous operation is done; then a random transfer time.
+        const ftl::Picoseconds start = std::max(ready, m_die_done[op.die]);
+        m_done[i] = start + m_random.below(kProgram) + array;
+        m_die_done[op.die] = m_done[i];
+        if (op.kind == ftl::OpKind::kErase) m_last_erase_done = m_done[i];
       } else {
         m_done[i] = ready + 1;
       }
       backend.op_completed(i, m_done[i], m_done[i] - array);
+      for (; next_supersedes < supersedes.size() && supersedes[next_supersedes].op == i;
+           ++next_supersedes) {
+        ftl::Picoseconds& until = m_superseded_until[supersedes[next_supersedes].block];
+        until = std::max(until, m_done[i]);
+      }
       latest = std::max(latest, m_done[i]);
       m_all_done = std::max(m_all_done, m_done[i]);
     }
@@ -150,8 +160,9 @@ class PowerCutRig {
   ftl::Random m_random;
   ftl::Picoseconds m_now = 1;
   ftl::Picoseconds m_all_done = 0;
-  ftl::Picoseconds m_programs_done = 0;
-  std::vector<ftl::Picoseconds> m_block_done;
+  ftl::Picoseconds m_last_erase_done = 0;
+  std::vector<ftl::Picoseconds> m_die_done;          // per die: when its last operation completes
+  std::vector<ftl::Picoseconds> m_superseded_until;  // per block (note_supersedes)
   std::vector<ftl::Picoseconds> m_done;
   std::deque<PendingFlush> m_flushes;
   std::deque<ftl::Picoseconds> m_in_flight;  // completions of the commands in flight, in order
