@@ -25,12 +25,7 @@ using testing::dac;
 using testing::dac_platform;
 using testing::PowerCutRig;
 
-FtlDeviceOptions power_options() {
-  FtlDeviceOptions options;
-  options.oracle = true;
-  options.power_loss = true;
-  return options;
-}
+using testing::power_options;
 
 // Writes every unit once through the rig, then flushes: the device is full before the first cut,
 // so GC runs throughout.
@@ -69,9 +64,6 @@ TEST_P(DacPowerCuts, NothingDurableIsLostAndTheDeviceComesBack) {
   FtlDevice device(p, power_options());
   PowerCutRig rig(device, 42 + GetParam().unit_bytes + (GetParam().copyback ? 1 : 0));
   ASSERT_EQ(fill(rig, device.geometry()), 0u) << device.oracle()->first_mismatch();
-  uint64_t torn = 0;
-  uint64_t rolled_back = 0;
-  uint64_t current = 0;
   uint64_t promotions = 0;
   for (int cut = 0; cut < 60; ++cut) {
     ASSERT_EQ(rig.run_random(700), 0u)
@@ -80,16 +72,13 @@ TEST_P(DacPowerCuts, NothingDurableIsLostAndTheDeviceComesBack) {
     const DurabilityCheck::Verdict verdict = rig.cut();
     ASSERT_EQ(verdict.lost_durable, 0u) << "cut " << cut << ": " << verdict.first_loss;
     ASSERT_EQ(verdict.units, device.geometry().logical_units);
-    torn += rig.last_cut().torn_programs + rig.last_cut().torn_erases;
-    rolled_back += verdict.rolled_back;
-    current += verdict.current;
     ASSERT_NO_FATAL_FAILURE(testing::expect_dac_invariants(device)) << "cut " << cut;
   }
   // The cuts fell where they matter: pages torn, recent writes lost, GC running throughout, and
   // units climbing regions between the cuts.
-  EXPECT_GT(torn, 0u);
-  EXPECT_GT(rolled_back, 0u);
-  EXPECT_GT(current, 0u);
+  EXPECT_GT(rig.totals().torn, 0u);
+  EXPECT_GT(rig.totals().rolled_back, 0u);
+  EXPECT_GT(rig.totals().current, 0u);
   EXPECT_GT(device.stats().gc_erases, 0u);
   EXPECT_GT(promotions, 0u);
   // And the device goes on serving correctly after all of them, regions climbing again.

@@ -20,10 +20,7 @@ class LongWritesInFlight : public ::testing::TestWithParam<std::tuple<std::strin
 TEST_P(LongWritesInFlight, TheDeviceComesBackWithRoomAndNothingDurableLost) {
   config::PlatformConfig p = testing::tiny_platform(std::get<1>(GetParam()));
   p.ftl.scheme = std::get<0>(GetParam());
-  FtlDeviceOptions options;
-  options.oracle = true;
-  options.power_loss = true;
-  FtlDevice device(p, options);
+  FtlDevice device(p, testing::power_options());
   const Geometry& g = device.geometry();
   testing::PowerCutRig rig(device, 42 + std::get<1>(GetParam()));
   Random random(17);

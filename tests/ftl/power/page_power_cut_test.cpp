@@ -12,12 +12,7 @@
 namespace ssd::ftl {
 namespace {
 
-FtlDeviceOptions power_options() {
-  FtlDeviceOptions options;
-  options.oracle = true;
-  options.power_loss = true;
-  return options;
-}
+using testing::power_options;
 
 // Many cuts at random instants over a random workload that keeps GC busy on a full tiny device.
 class PagePowerCuts : public ::testing::TestWithParam<uint32_t> {};
@@ -26,25 +21,19 @@ TEST_P(PagePowerCuts, NothingDurableIsLostAndTheDeviceComesBack) {
   const config::PlatformConfig p = testing::tiny_platform(GetParam());
   FtlDevice device(p, power_options());
   testing::PowerCutRig rig(device, 42 + GetParam());
-  uint64_t torn = 0;
-  uint64_t rolled_back = 0;
-  uint64_t current = 0;
   for (int cut = 0; cut < 60; ++cut) {
     ASSERT_EQ(rig.run_random(700), 0u)
         << "cut " << cut << ": " << device.oracle()->first_mismatch();
     const DurabilityCheck::Verdict verdict = rig.cut();
     ASSERT_EQ(verdict.lost_durable, 0u) << "cut " << cut << ": " << verdict.first_loss;
     ASSERT_EQ(verdict.units, device.geometry().logical_units);
-    torn += rig.last_cut().torn_programs + rig.last_cut().torn_erases;
-    rolled_back += verdict.rolled_back;
-    current += verdict.current;
     const auto& page = dynamic_cast<const PageMapping&>(device.scheme());
     ASSERT_NO_FATAL_FAILURE(testing::expect_page_table_invariants(device, page));
   }
   // The cuts fell where they matter: pages torn, recent writes lost, GC running throughout.
-  EXPECT_GT(torn, 0u);
-  EXPECT_GT(rolled_back, 0u);
-  EXPECT_GT(current, 0u);
+  EXPECT_GT(rig.totals().torn, 0u);
+  EXPECT_GT(rig.totals().rolled_back, 0u);
+  EXPECT_GT(rig.totals().current, 0u);
   EXPECT_GT(device.stats().gc_erases, 0u);
   // And the device goes on serving correctly after all of them.
   EXPECT_EQ(rig.run_random(5000), 0u) << device.oracle()->first_mismatch();

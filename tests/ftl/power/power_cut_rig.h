@@ -18,6 +18,14 @@
 
 namespace ssd::testing {
 
+// A device that may lose power, with the oracle the check after each recovery needs.
+inline ftl::FtlDeviceOptions power_options() {
+  ftl::FtlDeviceOptions options;
+  options.oracle = true;
+  options.power_loss = true;
+  return options;
+}
+
 class PowerCutRig {
  public:
   PowerCutRig(ftl::FtlDevice& device, uint64_t seed) : m_device(device), m_random(seed) {
@@ -82,8 +90,21 @@ class PowerCutRig {
     m_recovery = m_device.recover();
     m_device.backend().set_batch_sink(nullptr);
     m_now = m_all_done;  // the host goes on once the device is back
-    return m_device.check_after_recovery();
+    const ftl::DurabilityCheck::Verdict verdict = m_device.check_after_recovery();
+    m_totals.torn += m_last_cut.torn_programs + m_last_cut.torn_erases;
+    m_totals.rolled_back += verdict.rolled_back;
+    m_totals.current += verdict.current;
+    return verdict;
   }
+
+  // Over every cut so far: operations torn, units rolled back, units read back current (what a
+  // test checks to know its cuts fell where they matter).
+  struct CutTotals {
+    uint64_t torn = 0;
+    uint64_t rolled_back = 0;
+    uint64_t current = 0;
+  };
+  const CutTotals& totals() const { return m_totals; }
 
   ftl::Picoseconds now() const { return m_now; }
   ftl::Picoseconds all_done() const { return m_all_done; }
@@ -168,6 +189,7 @@ class PowerCutRig {
   std::deque<ftl::Picoseconds> m_in_flight;  // completions of the commands in flight, in order
   ftl::FlashArray::CutResult m_last_cut;
   ftl::FtlDevice::RecoveryCounts m_recovery;
+  CutTotals m_totals;
 };
 
 }  // namespace ssd::testing
