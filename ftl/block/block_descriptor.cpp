@@ -17,6 +17,8 @@ SchemeDescriptor block_descriptor() {
     return logical_blocks(p) * sizeof(BlockId) + g.logical_units / 8;  // map, valid bits
   };
   d.create = [](const SchemeContext& c) { return std::make_unique<BlockMapping>(c); };
+  d.recover = [](const SchemeContext& c) { return BlockMapping::recovered(c); };
+  d.recovery_spare_words = [](const Geometry&) { return BlockFlash::kRecoverySpareWords; };
   return d;
 }
 

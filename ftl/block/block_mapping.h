@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "ftl/hybrid/block_scheme.h"
@@ -16,6 +17,11 @@ namespace ssd::ftl {
 class BlockMapping final : public BlockScheme {
  public:
   explicit BlockMapping(const SchemeContext& context);
+  // Rebuilt after a power cut from the spare areas (each page names its unit and its block's
+  // allocation sequence): each logical block's newest block; a merge the cut interrupted (its
+  // old block still readable) is done again into a fresh block, the newest readable copy of each
+  // page kept; blocks no logical block keeps are erased.
+  static std::unique_ptr<BlockMapping> recovered(const SchemeContext& context);
 
   // Per logical block: the physical block number and its next free page; plus the valid bitmap.
   uint64_t mapping_memory_bytes() const override;
@@ -27,6 +33,12 @@ class BlockMapping final : public BlockScheme {
   PageId locate(Lun lun, OpClass /*op_class*/, uint32_t& /*after*/) override { return peek(lun); }
   void write_units(uint32_t lbn, uint32_t first, const Token* tokens, uint32_t count,
                    uint32_t after) override;
+
+  void rebuild();
+  // The merge a cut interrupted, done again from the logical block's blocks, newest first.
+  BlockId redo_merge(uint32_t lbn, const std::vector<BlockId>& newest_first);
+  // Whether `page` is programmed, readable and holds `lun`.
+  bool holds(PageId page, Lun lun) const;
 
   std::vector<BlockId> m_map;  // logical block -> physical block, kNone = none yet
 };

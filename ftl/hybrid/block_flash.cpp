@@ -10,7 +10,9 @@ BlockFlash::BlockFlash(const config::PlatformConfig& platform, FlashBackend& bac
       m_geometry(backend.geometry()),
       m_stats(stats),
       m_blocks(backend.geometry(), config::gc_reserve_blocks_per_plane(platform)),
-      m_copyback(platform.nand.copyback) {}
+      m_copyback(platform.nand.copyback),
+      m_sequenced(backend.flash().spare_words_per_page() >= kSpareWords + kRecoverySpareWords),
+      m_allocated(m_sequenced ? backend.geometry().blocks() : 0, 0) {}
 
 uint32_t BlockFlash::erase(BlockId block, uint32_t after) {
   const uint32_t op = m_backend.erase(block, OpClass::kGc, after);
@@ -33,7 +35,8 @@ void BlockFlash::skip_to(BlockId block, uint32_t offset) {
 uint32_t BlockFlash::program(BlockId block, uint32_t offset, Lun lun, Token token, OpClass op_class,
                              uint32_t after, OpClass written_as) {
   skip_to(block, offset);
-  const uint32_t spare[kSpareWords] = {lun};
+  uint32_t spare[kSpareWords + kRecoverySpareWords] = {};
+  spare_of(block, lun, spare);
   return m_backend.program(page(block, offset), &token, spare, op_class, after,
                            ProgramUnits::all(written_as, 1));
 }
@@ -45,7 +48,8 @@ bool BlockFlash::same_plane(PageId page, BlockId block) const {
 
 uint32_t BlockFlash::copy_back(PageId from, BlockId to, uint32_t offset, Lun lun) {
   skip_to(to, offset);
-  const uint32_t spare[kSpareWords] = {lun};
+  uint32_t spare[kSpareWords + kRecoverySpareWords] = {};
+  spare_of(to, lun, spare);
   const Token data = token(from);
   return m_backend.copy_back(from, page(to, offset), &data, spare, OpClass::kGc, kNone,
                              ProgramUnits::all(OpClass::kGc, 1));

@@ -9,7 +9,9 @@
 // applied to the functional flash without recording an operation.
 //
 // Requires one mapping unit per page (BlockScheme checks it); every programmed page carries its
-// logical unit number in spare word 0.
+// logical unit number in spare word 0. When the device may lose power (the flash keeps a second
+// spare word: kRecoverySpareWords), word 1 is the sequence number of its block's allocation, so a
+// recovery can tell a merge's fresh block from the one it replaces (ftl/block/block_mapping.h).
 #pragma once
 
 #include <cstdint>
@@ -40,7 +42,8 @@ struct MergeSource {
 
 class BlockFlash {
  public:
-  static constexpr uint32_t kSpareWords = 1;  // the page's logical unit number
+  static constexpr uint32_t kSpareWords = 1;          // the page's logical unit number
+  static constexpr uint32_t kRecoverySpareWords = 1;  // its block's allocation sequence
 
   BlockFlash(const config::PlatformConfig& platform, FlashBackend& backend, FtlStats& stats);
 
@@ -61,7 +64,21 @@ class BlockFlash {
   Token token(PageId page) const { return m_backend.flash().token(page); }
 
   // An erased block of `plane`; throws std::runtime_error when the plane has none.
-  BlockId allocate(uint32_t plane) { return m_blocks.open_block(plane); }
+  BlockId allocate(uint32_t plane) {
+    const BlockId block = m_blocks.open_block(plane);
+    if (m_sequenced) m_allocated[block] = ++m_sequence;
+    return block;
+  }
+  // --- power-loss recovery ---
+  bool sequenced() const { return m_sequenced; }
+  // The allocation sequence `page`'s spare area names (sequenced only).
+  uint32_t sequence_in(PageId page) const { return m_backend.flash().spare(page)[1]; }
+  // After a cut: blocks with programmed pages are taken (the scheme erases those it does not
+  // keep), the others free; allocations go on after `highest`.
+  void rebuild(uint32_t highest) {
+    m_blocks.rebuild(m_backend.flash());
+    m_sequence = highest;
+  }
   // Erases `block` (a merge's work: OpClass::kGc) and returns it to its plane's pool.
   uint32_t erase(BlockId block, uint32_t after);
   // Programs `lun` with `token` at `offset` of `block`, skipping erased pages before it. The unit
@@ -91,6 +108,11 @@ class BlockFlash {
 
  private:
   void skip_to(BlockId block, uint32_t offset);
+  // The spare words of a page of `block` holding `lun`.
+  void spare_of(BlockId block, Lun lun, uint32_t* spare) const {
+    spare[0] = lun;
+    if (m_sequenced) spare[1] = m_allocated[block];
+  }
   bool same_plane(PageId page, BlockId block) const;
   // Copies page `from` to `offset` of `to` (same plane) by copy-back.
   uint32_t copy_back(PageId from, BlockId to, uint32_t offset, Lun lun);
@@ -100,6 +122,9 @@ class BlockFlash {
   FtlStats& m_stats;
   BlockManager m_blocks;
   bool m_copyback;                     // nand.copyback
+  bool m_sequenced;                    // pages carry their block's allocation sequence
+  uint32_t m_sequence = 0;             // the latest allocation's
+  std::vector<uint32_t> m_allocated;   // per block: its allocation sequence (sequenced only)
   std::vector<MergeSource> m_sources;  // reused by fill()
 };
 
