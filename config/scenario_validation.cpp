@@ -148,6 +148,11 @@ std::optional<KeyProblem> check_hot_span(const WorkloadConfig& w, uint64_t capac
 // random ones are two ways to say where cuts go, not both.
 std::optional<KeyProblem> check_power(const ScenarioConfig& scenario) {
   const PowerConfig& power = scenario.power;
+  if (power.cut_at_us * 1e6 >= double(kLatestTimePs)) {
+    return KeyProblem{
+        "power.cut_at_us",
+        std::string("puts the cut past the latest simulated time (") + kLatestTimeText + ")"};
+  }
   if (power.cut_at_us > 0 && power.cuts > 0) {
     return KeyProblem{"power.cuts", "and power.cut_at_us are both set; choose one"};
   }

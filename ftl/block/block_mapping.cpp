@@ -131,6 +131,8 @@ void BlockMapping::rebuild() {
       m_backend.end_batch();
     }
   }
+  // The merges and erases above are the recovery's (power.recovery_operations), not GC's.
+  m_stats = FtlStats{};
 }
 
 BlockId BlockMapping::redo_merge(uint32_t lbn, const std::vector<BlockId>& newest_first) {

@@ -32,6 +32,8 @@ refuse more-cuts-than-requests "key 'power.cuts'" --set workload.requests=10 --s
 refuse cuts-need-requests "key 'power.cuts'" --set workload.requests=0 \
   --set workload.duration_ms=10 --set power.cuts=1
 refuse negative-instant "key 'power.cut_at_us'" --set power.cut_at_us=-1
+refuse instant-past-time-limit "key 'power.cut_at_us': puts the cut past the latest simulated" \
+  --set power.cut_at_us=1e300
 
 soak() {
   "$ssdsim" soak --quiet --out "$work/$1" --set workload.requests=6000 \
