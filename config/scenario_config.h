@@ -30,6 +30,7 @@ struct WorkloadConfig {
   double interarrival_us = 100.0;    // workload.interarrival_us (open loop, mean)
   std::string arrival = "fixed";     // workload.arrival: "fixed" | "poisson" (open loop)
   uint64_t flush_every_writes = 0;   // workload.flush_every_writes (0 = never)
+  double fua_ratio = 0.0;            // workload.fua_ratio (share of writes sent FUA, seeded)
   // What the host does every flush_every_writes writes (synthetic workload only; the generator
   // says how each call is modelled):
   std::string sync_call = "flush";       // workload.sync_call: "flush" | "fsync" | "fdatasync"

@@ -50,6 +50,10 @@ std::vector<KeyDef> scenario_keys(ScenarioConfig& s) {
        {"fixed", "poisson"}},
       {"workload.flush_every_writes", &w.flush_every_writes,
        "Issue a sync call (sync_call, a flush by default) after this many writes (0 = never)"},
+      {"workload.fua_ratio", &w.fua_ratio,
+       "Share of writes sent with Force Unit Access (durable once acknowledged), drawn with "
+       "workload.seed",
+       closed(0, 1)},
       {"workload.sync_call",
        &w.sync_call,
        "What the host does every flush_every_writes writes: a flush, or what fsync or fdatasync "

@@ -159,7 +159,9 @@ uint32_t scheme_spare_words(const std::string& name, const config::PlatformConfi
   const SchemeDescriptor& entry = scheme(name);
   const Geometry g = Geometry::from_platform(platform);
   const bool extra = power_loss && entry.recovery_spare_words;
-  return entry.spare_words(g) + (extra ? entry.recovery_spare_words(g) : 0);
+  const bool settings_extra = power_loss && entry.settings_recovery_spare_words;
+  return entry.spare_words(g) + (extra ? entry.recovery_spare_words(g) : 0) +
+         (settings_extra ? entry.settings_recovery_spare_words(platform, g) : 0);
 }
 
 std::unique_ptr<MappingScheme> recover_scheme(const std::string& name,
@@ -188,11 +190,11 @@ uint64_t simulator_bytes(const config::PlatformConfig& platform, bool oracle, bo
   // token per slot with the oracle; block bookkeeping (state, valid count, free-pool entry).
   uint64_t bytes = uint64_t(g.blocks()) * (2 + 4 + 8);
   bytes += g.pages() * 4 * scheme_spare_words(entry.name, platform, power_loss);
-  // Power cuts: the durability check's durable token and trim bit per unit.
-  if (power_loss) bytes += g.logical_units * (sizeof(Token) + 1);
   // The oracle's expected token: per unit, or per sector when content is sector-granular.
   const uint64_t expected =
       sector_granular(platform) ? g.logical_units * g.sectors_per_unit : g.logical_units;
+  // Power cuts: the durability check's durable token and trim bit, kept as the oracle's are.
+  if (power_loss) bytes += expected * (sizeof(Token) + 1);
   if (oracle) bytes += g.slots() * sizeof(Token) + expected * sizeof(Token);
   return bytes + entry.simulator_bytes(platform, g);
 }

@@ -97,6 +97,8 @@ json to_json(const RunReport& r, bool include_wall_clock) {
   j["device"] = {{"logical_bytes", r.logical_bytes}, {"physical_bytes", r.physical_bytes}};
 
   j["requests"] = {{"read", r.reads}, {"write", r.writes}, {"flush", r.flushes}, {"trim", r.trims}};
+  // Only in runs that sent FUA writes, so that other reports stay as they were.
+  if (r.fua_writes > 0) j["requests"]["fua_write"] = r.fua_writes;
   j["bytes"] = {{"read", r.bytes_read}, {"written", r.bytes_written}};
   j["latency_ns"] = {{"read", latency_json(r.latency_read)},
                      {"write", latency_json(r.latency_write)},

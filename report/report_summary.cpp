@@ -128,8 +128,10 @@ std::string summary_text(const RunReport& report) {
 
   append_identity(out, j["run"]);
   const json& req = j["requests"];
-  out += fmt::format("requests: {} read, {} write, {} flush, {} trim ({} read, {} written)\n",
-                     req["read"].get<uint64_t>(), req["write"].get<uint64_t>(),
+  const std::string fua =
+      req.contains("fua_write") ? fmt::format(" ({} FUA)", req["fua_write"].get<uint64_t>()) : "";
+  out += fmt::format("requests: {} read, {} write{}, {} flush, {} trim ({} read, {} written)\n",
+                     req["read"].get<uint64_t>(), req["write"].get<uint64_t>(), fua,
                      req["flush"].get<uint64_t>(), req["trim"].get<uint64_t>(),
                      human_bytes(j["bytes"]["read"].get<uint64_t>()),
                      human_bytes(j["bytes"]["written"].get<uint64_t>()));

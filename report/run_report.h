@@ -46,6 +46,7 @@ struct RunReport {
 
   // Host commands completed, by kind, and their data.
   uint64_t reads = 0, writes = 0, flushes = 0, trims = 0;
+  uint64_t fua_writes = 0;  // of the writes, those sent with Force Unit Access
   uint64_t bytes_read = 0, bytes_written = 0;
   LatencyHistogram latency_read, latency_write, latency_flush, latency_trim;
 

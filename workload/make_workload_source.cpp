@@ -2,6 +2,7 @@
 
 #include "ftl/core/checked_time.h"
 #include "workload/flush_injector.h"
+#include "workload/fua_marker.h"
 #include "workload/synthetic_generator.h"
 #include "workload/trace/trace_error.h"
 #include "workload/trace/trace_layout.h"
@@ -45,13 +46,17 @@ std::unique_ptr<WorkloadSource> make_trace_replayer(const config::WorkloadConfig
 std::unique_ptr<WorkloadSource> make_workload_source(const config::WorkloadConfig& config,
                                                      uint64_t logical_bytes,
                                                      uint32_t sector_bytes) {
+  std::unique_ptr<WorkloadSource> source;
   if (config.kind == "trace") {
-    std::unique_ptr<WorkloadSource> replay =
-        make_trace_replayer(config, logical_bytes, sector_bytes);
-    if (config.flush_every_writes == 0) return replay;
-    return std::make_unique<FlushInjector>(std::move(replay), config.flush_every_writes);
+    source = make_trace_replayer(config, logical_bytes, sector_bytes);
+    if (config.flush_every_writes != 0) {
+      source = std::make_unique<FlushInjector>(std::move(source), config.flush_every_writes);
+    }
+  } else {
+    source = std::make_unique<SyntheticGenerator>(config, logical_bytes, sector_bytes);
   }
-  return std::make_unique<SyntheticGenerator>(config, logical_bytes, sector_bytes);
+  if (config.fua_ratio == 0.0) return source;
+  return std::make_unique<FuaMarker>(std::move(source), config.fua_ratio, config.seed);
 }
 
 }  // namespace ssd::workload

@@ -36,6 +36,7 @@ uint64_t replay_untimed(ftl::FtlDevice& device, WorkloadSource& source,
     command.start_sector = request.start_sector;
     command.sector_count = request.sector_count;
     command.queue = request.queue;
+    command.fua = request.fua;
     device.run(command);
     if (++requests % kTickEvery == 0 && tick) tick(requests);
   }

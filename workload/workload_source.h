@@ -18,6 +18,7 @@ struct Request {
   uint32_t sector_count = 0;
   ftl::Picoseconds arrival = 0;  // open loop only
   uint16_t queue = 0;
+  bool fua = false;  // a write with Force Unit Access (ftl::HostCommand::fua)
 };
 
 // What a trace replay read and how it placed the trace, for the report.

@@ -62,60 +62,31 @@ std::unique_ptr<BlockMapping> BlockMapping::recovered(const SchemeContext& conte
 }
 
 bool BlockMapping::holds(PageId page, Lun lun) const {
-  const FlashArray& flash = m_backend.flash();
-  return flash.is_programmed(page) && flash.readable(page) && m_flash.lun_in(page) == lun;
+  return m_flash.names_unit(page) && m_flash.lun_in(page) == lun;
 }
 
 void BlockMapping::rebuild() {
   // Block mapping writes every unit at its fixed offset of its logical block's block, and a
   // merge fills a fresh block before erasing the old one (the erase waits for the merge's last
-  // program on the same die). So after a cut a logical block has one readable block, or more when
-  // an old block's erase had not completed: then the fresh one (the later allocation) may be
-  // partly programmed, or hold a torn page. Firmware of this kind rebuilds its table by scanning:
-  // the first readable page's spare area of every block names its logical block and allocation.
-  const FlashArray& flash = m_backend.flash();
-  const uint32_t blocks = m_geometry.blocks();
-  struct Claim {
-    uint32_t lbn;
-    uint32_t sequence;
-    BlockId block;
-  };
-  std::vector<Claim> claims;
-  uint32_t highest = 0;
-  for (BlockId b = 0; b < blocks; ++b) {
-    if (flash.erase_torn(b)) {
-      m_backend.erase(b, OpClass::kMapping);  // neither erased nor intact: erase it again
-      m_backend.end_batch();
-      continue;
-    }
-    for (uint32_t p = 0; p < flash.write_pointer(b); ++p) {
-      const PageId page = m_flash.page(b, p);
-      m_flash.read_spare(page, OpClass::kMapping);
-      if (!flash.readable(page)) continue;          // torn: try the next page
-      if (m_flash.lun_in(page) == kNone) continue;  // skipped: left erased
-      ++m_backend.cpu().table_lookups;
-      const Lun lun = m_flash.lun_in(page);
-      if (lun < m_geometry.logical_units) {
-        const uint32_t sequence = m_flash.sequence_in(page);
-        highest = std::max(highest, sequence);
-        claims.push_back({lbn_of(lun), sequence, b});
-      }
-      break;  // the first readable page names the block's logical block
-    }
-    m_backend.end_batch();
-  }
-  m_flash.rebuild(highest);
-  // Each logical block's claims, newest allocation first.
-  std::sort(claims.begin(), claims.end(), [](const Claim& a, const Claim& b) {
-    return a.lbn != b.lbn ? a.lbn < b.lbn : a.sequence > b.sequence;
+  // program). So after a cut a logical block has one readable block, or more when an old block's
+  // erase had not completed: then the fresh one (the later allocation) may be partly programmed,
+  // or hold a torn page. Firmware of this kind rebuilds its table by scanning: the first readable
+  // page's spare area of every block names its logical block and allocation.
+  std::vector<NamedBlock> named = scan_blocks(
+      m_flash, m_geometry.logical_units, [](const NamedBlock&) { return ScanDepth::kFirstPage; });
+  // Each logical block's blocks, newest allocation first.
+  std::sort(named.begin(), named.end(), [&](const NamedBlock& a, const NamedBlock& b) {
+    const uint32_t la = lbn_of(a.lun);
+    const uint32_t lb = lbn_of(b.lun);
+    return la != lb ? la < lb : a.sequence > b.sequence;
   });
-  std::vector<bool> kept(blocks, false);
-  std::vector<BlockId> newest_first;
-  for (size_t i = 0; i < claims.size();) {
-    const uint32_t lbn = claims[i].lbn;
+  std::vector<bool> kept(m_geometry.blocks(), false);
+  std::vector<NamedBlock> newest_first;
+  for (size_t i = 0; i < named.size();) {
+    const uint32_t lbn = lbn_of(named[i].lun);
     newest_first.clear();
-    for (; i < claims.size() && claims[i].lbn == lbn; ++i) newest_first.push_back(claims[i].block);
-    m_map[lbn] = newest_first.size() == 1 ? newest_first[0] : redo_merge(lbn, newest_first);
+    for (; i < named.size() && lbn_of(named[i].lun) == lbn; ++i) newest_first.push_back(named[i]);
+    m_map[lbn] = newest_first.size() == 1 ? newest_first[0].block : redo_merge(lbn, newest_first);
     kept[m_map[lbn]] = true;
     for (uint32_t offset = 0; offset < units_in(lbn); ++offset) {
       if (holds(m_flash.page(m_map[lbn], offset), first_lun(lbn) + offset)) {
@@ -123,40 +94,26 @@ void BlockMapping::rebuild() {
       }
     }
   }
-  // Blocks no logical block keeps (garbage a cut left, a merge's blocks once merged again),
-  // erased after the merges (the same dies, in order).
-  for (BlockId b = 0; b < blocks; ++b) {
-    if (!kept[b] && flash.write_pointer(b) > 0) {
-      m_flash.erase(b, kNone);
-      m_backend.end_batch();
-    }
-  }
+  // Blocks no logical block keeps: garbage a cut left.
+  erase_unkept(m_flash, kept);
   // The merges and erases above are the recovery's (power.recovery_operations), not GC's.
   m_stats = FtlStats{};
 }
 
-BlockId BlockMapping::redo_merge(uint32_t lbn, const std::vector<BlockId>& newest_first) {
+BlockId BlockMapping::redo_merge(uint32_t lbn, const std::vector<NamedBlock>& newest_first) {
   // The newest readable copy of each page: the fresh block's, else an older block's (the cut
   // stopped the merge before that page, or tore it); a page the merge had not reached held no
-  // acknowledged write. Every page of the blocks is read first, then merged into a fresh block
-  // as any merge is.
-  for (const BlockId b : newest_first) {
-    for (uint32_t offset = 0; offset < m_backend.flash().write_pointer(b); ++offset) {
-      m_flash.read_spare(m_flash.page(b, offset), OpClass::kMapping);
-    }
-  }
-  m_backend.end_batch();
-  const BlockId fresh = m_flash.allocate(home_plane(lbn));
-  m_flash.fill(fresh, 0, first_lun(lbn), [&](uint32_t offset) {
-    const Lun lun = first_lun(lbn) + offset;
-    if (offset >= units_in(lbn)) return MergeSource::empty();
-    for (const BlockId b : newest_first) {
-      if (holds(m_flash.page(b, offset), lun)) return MergeSource::copy(m_flash.page(b, offset));
-    }
-    return MergeSource::empty();
-  });
-  m_backend.end_batch();
-  return fresh;
+  // acknowledged write.
+  return ftl::redo_merge(m_flash, home_plane(lbn), first_lun(lbn), newest_first,
+                         [&](uint32_t offset) -> PageId {
+                           const Lun lun = first_lun(lbn) + offset;
+                           if (offset >= units_in(lbn)) return kNone;
+                           for (const NamedBlock& b : newest_first) {
+                             const PageId page = m_flash.page(b.block, offset);
+                             if (holds(page, lun)) return page;
+                           }
+                           return kNone;
+                         });
 }
 
 }  // namespace ssd::ftl

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "ftl/hybrid/block_recovery.h"
 #include "ftl/hybrid/block_scheme.h"
 
 namespace ssd::ftl {
@@ -36,7 +37,7 @@ class BlockMapping final : public BlockScheme {
 
   void rebuild();
   // The merge a cut interrupted, done again from the logical block's blocks, newest first.
-  BlockId redo_merge(uint32_t lbn, const std::vector<BlockId>& newest_first);
+  BlockId redo_merge(uint32_t lbn, const std::vector<NamedBlock>& newest_first);
   // Whether `page` is programmed, readable and holds `lun`.
   bool holds(PageId page, Lun lun) const;
 

@@ -43,6 +43,8 @@ class BlockManager {
     return block;
   }
   void take_back(BlockId block) { release_block(block); }
+  // After rebuild(): `block`, which holds a layer's pages, stays lent to it (PageStore::adopt).
+  void keep_lent(BlockId block) { m_state[block] = BlockState::kLent; }
   void mark_collecting(BlockId block) { m_state[block] = BlockState::kCollecting; }
   // The block was erased: back to the free pool.
   void release_block(BlockId block);

@@ -50,7 +50,16 @@ void FlashArray::erase(BlockId block) {
   m_torn_blocks.erase(block);
 }
 
+void FlashArray::set_data_words(PageId page, std::vector<uint32_t> words) {
+  if (!is_programmed(page)) {
+    throw std::logic_error("data words for page " + std::to_string(page) +
+                           ", which is not programmed");
+  }
+  m_data_words[page] = std::move(words);
+}
+
 void FlashArray::clear_page(PageId page) {
+  if (!m_data_words.empty()) m_data_words.erase(page);
   std::fill_n(&m_spare[uint64_t(page) * m_spare_words], m_spare_words, kNone);
   if (m_store_tokens)
     std::fill_n(&m_tokens[m_geometry.first_slot(page)], m_geometry.units_per_page, 0);
@@ -67,6 +76,12 @@ void FlashArray::garble_page(PageId page) {
   };
   uint32_t* spare = &m_spare[uint64_t(page) * m_spare_words];
   for (uint32_t w = 0; w < m_spare_words; ++w) spare[w] = next();
+  if (!m_data_words.empty()) {
+    const auto found = m_data_words.find(page);
+    if (found != m_data_words.end()) {
+      for (uint32_t& word : found->second) word = next();
+    }
+  }
   if (m_store_tokens) {
     Token* tokens = &m_tokens[m_geometry.first_slot(page)];
     for (uint32_t u = 0; u < m_geometry.units_per_page; ++u) tokens[u] = next() | 1u;
@@ -74,12 +89,18 @@ void FlashArray::garble_page(PageId page) {
 }
 
 void FlashArray::journal_program(BlockId block) {
-  m_journal.push_back(
-      JournalEntry{false, block, kNotDone, kNotDone, m_write_pointer[block], {}, {}, false, {}});
+  m_journal.push_back(JournalEntry{
+      Kind::kProgram, block, kNotDone, kNotDone, m_write_pointer[block], {}, {}, false, {}, {}});
+}
+
+void FlashArray::journal_memory_write(std::function<void()> undo) {
+  m_journal.push_back(JournalEntry{
+      Kind::kMemoryWrite, 0, kNotDone, kNotDone, 0, {}, {}, false, {}, std::move(undo)});
 }
 
 void FlashArray::journal_erase(BlockId block) {
-  JournalEntry entry{true, block, kNotDone, kNotDone, m_write_pointer[block], {}, {}, false, {}};
+  JournalEntry entry{Kind::kErase, block, kNotDone, kNotDone, m_write_pointer[block],
+                     {},           {},    false,    {},       {}};
   const PageId first = m_geometry.first_page(block);
   entry.old_erase_torn = m_torn_blocks.count(block) != 0;
   for (auto it = m_torn_pages.lower_bound(first);
@@ -93,6 +114,12 @@ void FlashArray::journal_erase(BlockId block) {
     const auto token_begin = m_tokens.begin() + m_geometry.first_slot(first);
     entry.old_tokens.assign(token_begin, token_begin + uint64_t(m_geometry.pages_per_block) *
                                                            m_geometry.units_per_page);
+  }
+  if (!m_data_words.empty()) {
+    for (uint32_t p = 0; p < m_write_pointer[block]; ++p) {
+      const auto found = m_data_words.find(first + p);
+      if (found != m_data_words.end()) entry.old_data_words.emplace_back(*found);
+    }
   }
   m_journal.push_back(std::move(entry));
 }
@@ -117,10 +144,13 @@ FlashArray::CutResult FlashArray::power_cut(Picoseconds cut) {
   // (the timing runs a block's operations in the order they were issued).
   for (auto it = m_journal.rbegin(); it != m_journal.rend(); ++it) {
     if (it->done <= cut) continue;
-    if (it->array_start > cut) {
+    if (it->kind == Kind::kMemoryWrite) {  // never torn: undone unless complete
+      it->undo_memory();
+      ++result.undone;
+    } else if (it->array_start > cut) {
       undo(*it);
       ++result.undone;
-    } else if (it->is_erase) {
+    } else if (it->kind == Kind::kErase) {
       tear_erase(*it);
       ++result.torn_erases;
     } else {
@@ -154,7 +184,7 @@ void FlashArray::tear_erase(const JournalEntry& entry) {
 
 void FlashArray::undo(const JournalEntry& entry) {
   const PageId first = m_geometry.first_page(entry.block);
-  if (!entry.is_erase) {
+  if (entry.kind == Kind::kProgram) {
     // Newest first, so the page this program wrote is the block's last programmed one.
     clear_page(first + entry.old_write_pointer);
     m_write_pointer[entry.block] = static_cast<uint16_t>(entry.old_write_pointer);
@@ -166,6 +196,7 @@ void FlashArray::undo(const JournalEntry& entry) {
     std::copy(entry.old_tokens.begin(), entry.old_tokens.end(),
               m_tokens.begin() + m_geometry.first_slot(first));
   }
+  for (const auto& [page, words] : entry.old_data_words) m_data_words[page] = words;
   m_write_pointer[entry.block] = static_cast<uint16_t>(entry.old_write_pointer);
   --m_erase_count[entry.block];
   if (entry.old_erase_torn) m_torn_blocks.insert(entry.block);

@@ -9,11 +9,19 @@
 // program leaves its page consumed and unreadable (ECC fails: its spare words and tokens are
 // garbage), a torn erase leaves the block neither erased nor intact (every page unreadable, no page
 // programmable) until it is erased again. The journal costs nothing when off.
+//
+// Writes to NVRAM are journaled here too (journal_memory_write), in the same order as the flash
+// operations they depend on, so that a cut undoes them with the rest: NVRAM keeps what was
+// written to it before the cut. An NVRAM write is never torn: the part commits a write whole
+// (our choice; byte-addressable NVRAM with a power-fail-safe write is what controllers use).
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <set>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "ftl/core/geometry.h"
@@ -44,6 +52,15 @@ class FlashArray {
   Token token(SlotId slot) const { return m_store_tokens ? m_tokens[slot] : 0; }
   const uint32_t* spare(PageId page) const { return &m_spare[uint64_t(page) * m_spare_words]; }
   uint32_t erase_count(BlockId block) const { return m_erase_count[block]; }
+  // Words a scheme keeps in a page's data area beside the units' tokens, for content finer than a
+  // unit (the sector log's sectors, ftl/sector_log/): given right after the page's program, kept
+  // only for pages that have some, and erased, undone and torn with the page. nullptr: none.
+  void set_data_words(PageId page, std::vector<uint32_t> words);
+  const std::vector<uint32_t>* data_words(PageId page) const {
+    if (m_data_words.empty()) return nullptr;
+    const auto found = m_data_words.find(page);
+    return found == m_data_words.end() ? nullptr : &found->second;
+  }
   // Whether `page` reads back (its ECC corrects it): false for a page a power cut tore, or any page
   // of a block whose erase it tore. Erased pages read (as all ones).
   bool readable(PageId page) const {
@@ -63,6 +80,11 @@ class FlashArray {
   // Without `array_start`, a cut before `done` finds it not started.
   void journal_complete(uint64_t entry, Picoseconds done, Picoseconds array_start = kNotDone);
   void journal_retire(Picoseconds now);  // forget operations completed by `now`
+  // Journals a write to memory that survives a cut (NVRAM) just applied by its owner; `undo`
+  // puts back what it overwrote, if a cut comes before it completes. Journal on only.
+  void journal_memory_write(std::function<void()> undo);
+  // Entries below this one are retired: their operations completed and no cut can undo them.
+  uint64_t journal_retired_below() const { return m_journal_base; }
   // Operations journaled and not retired yet (what the journal holds in memory).
   size_t journal_size() const { return m_journal.size(); }
 
@@ -77,8 +99,9 @@ class FlashArray {
   static constexpr Picoseconds kNotDone = ~Picoseconds{0};
 
  private:
+  enum class Kind : uint8_t { kProgram, kErase, kMemoryWrite };
   struct JournalEntry {
-    bool is_erase;
+    Kind kind;
     BlockId block;
     Picoseconds done;
     Picoseconds array_start;
@@ -89,6 +112,9 @@ class FlashArray {
     std::vector<Token> old_tokens;
     bool old_erase_torn = false;
     std::vector<PageId> old_torn_pages;
+    std::function<void()> undo_memory;  // kMemoryWrite
+    // Erases: the data words of the block's pages (set_data_words).
+    std::vector<std::pair<PageId, std::vector<uint32_t>>> old_data_words = {};
   };
   void journal_program(BlockId block);
   void journal_erase(BlockId block);
@@ -106,6 +132,7 @@ class FlashArray {
   std::vector<uint32_t> m_erase_count;
   std::vector<uint32_t> m_spare;
   std::vector<Token> m_tokens;
+  std::unordered_map<PageId, std::vector<uint32_t>> m_data_words;  // set_data_words()
 
   bool m_journal_on = false;
   std::deque<JournalEntry> m_journal;

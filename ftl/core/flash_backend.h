@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <functional>
 #include <iterator>
+#include <memory>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -35,6 +37,13 @@ struct WriteCounters {
   uint64_t padded = 0;
 
   uint64_t of(OpClass op_class) const { return units[static_cast<int>(op_class)]; }
+};
+
+// What a scheme keeps beyond the flash that outlives a power cut: what its NVRAM holds, and what
+// it models of its own pages' content beyond their tokens (e.g. the entries of a map page). The
+// backend owns it, since the backend outlives every scheme object (FlashBackend::lasting).
+struct LastingState {
+  virtual ~LastingState() = default;
 };
 
 class FlashBackend {
@@ -87,6 +96,26 @@ class FlashBackend {
   }
   uint32_t nvram(bool write, uint32_t bytes, OpClass op_class, uint32_t after = kNone) {
     return record_memory(write ? OpKind::kNvramWrite : OpKind::kNvramRead, op_class, bytes, after);
+  }
+  // A write to NVRAM whose content the caller has just changed (in its LastingState): when the
+  // device may lose power, a cut before the write completes calls `undo`, which must put back
+  // what the write changed (FlashArray::journal_memory_write).
+  uint32_t nvram_write(uint32_t bytes, OpClass op_class, uint32_t after,
+                       std::function<void()> undo) {
+    const uint64_t entry = m_flash.journal_next_entry();
+    if (m_flash.journal_on()) m_flash.journal_memory_write(std::move(undo));
+    const uint32_t index = record_memory(OpKind::kNvramWrite, op_class, bytes, after);
+    if (m_flash.journal_on()) note_journal(index, entry);
+    return index;
+  }
+
+  // The scheme's lasting state, made on first use; the same object after a power cut.
+  template <class State>
+  State& lasting() {
+    if (!m_lasting) m_lasting = std::make_unique<State>();
+    State* state = dynamic_cast<State*>(m_lasting.get());
+    if (state == nullptr) throw std::logic_error("two kinds of lasting state on one device");
+    return *state;
   }
 
   // The dies' queued work as the controller sees it (die_load.h), for placement that follows
@@ -228,6 +257,7 @@ class FlashBackend {
   std::vector<uint64_t> m_journal_of_op;
   std::function<void()> m_batch_sink;
   std::vector<Supersedes> m_supersedes;
+  std::unique_ptr<LastingState> m_lasting;
 };
 
 }  // namespace ssd::ftl

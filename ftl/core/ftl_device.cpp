@@ -36,12 +36,17 @@ uint64_t FtlDevice::run(HostCommand& command) {
   command.id = ++m_next_id;
   m_backend->begin_command();
   m_scheme->execute(command);
+  const bool fua = command.kind == CommandKind::kWrite && command.fua;
+  if (fua) m_scheme->flush(command);
   if (!m_oracle) return 0;
   switch (command.kind) {
-    case CommandKind::kWrite:
+    case CommandKind::kWrite: {
       m_oracle->on_write(command);
+      const uint64_t first = m_durability ? m_durability->marker() : 0;
       note_changes(command, false);
+      if (fua && m_durability) m_last_fua_changes = {first, m_durability->marker()};
       return 0;
+    }
     case CommandKind::kTrim:
       m_oracle->on_trim(command);
       note_changes(command, true);
@@ -57,26 +62,45 @@ uint64_t FtlDevice::run(HostCommand& command) {
 
 void FtlDevice::note_changes(const HostCommand& command, bool trim) {
   if (!m_durability) return;
-  const UnitSpan span =
-      unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
+  const uint32_t spu = m_geometry.sectors_per_unit;
+  const bool by_sector = m_oracle->sector_granular();
+  if (by_sector && !trim) {
+    for (uint64_t s = command.start_sector; s < command.start_sector + command.sector_count; ++s)
+      m_durability->changed(s, m_oracle->sector(s));
+    return;
+  }
+  const UnitSpan span = unit_span(command.start_sector, command.sector_count, spu);
   for (uint32_t i = 0; i < span.count; ++i) {
     // A trim forgets only the units it covers whole (Oracle::on_trim).
     if (trim && span.mask_of(i) != span.full_mask) continue;
     const Lun lun = span.first + i;
-    m_durability->changed(lun, m_oracle->expected(lun));
+    if (!by_sector) {
+      m_durability->changed(lun, m_oracle->expected(lun));
+      continue;
+    }
+    for (uint64_t s = uint64_t{lun} * spu; s < (uint64_t{lun} + 1) * spu; ++s)
+      m_durability->changed(s, 0);
   }
 }
 
 void FtlDevice::start_durability_check() {
   if (!m_oracle) return;
-  std::vector<Token> values(m_geometry.logical_units);
-  for (Lun lun = 0; lun < values.size(); ++lun) values[lun] = m_oracle->expected(lun);
+  // By sector when content is sector-granular (DurabilityCheck, "Sector mode").
+  const bool by_sector = m_oracle->sector_granular();
+  std::vector<Token> values(by_sector ? m_geometry.logical_sectors() : m_geometry.logical_units);
+  for (uint64_t cell = 0; cell < values.size(); ++cell) {
+    values[cell] = by_sector ? m_oracle->sector(cell) : m_oracle->expected(static_cast<Lun>(cell));
+  }
   m_durability.emplace(std::move(values));
   m_last_flush_marker = m_durability->marker();
 }
 
 void FtlDevice::flush_acknowledged(uint64_t marker) {
   if (m_durability) m_durability->acknowledged(marker);
+}
+
+void FtlDevice::fua_acknowledged(ChangeSpan changes) {
+  if (m_durability) m_durability->acknowledged(changes);
 }
 
 FlashArray::CutResult FtlDevice::power_cut(Picoseconds cut) {
@@ -151,10 +175,29 @@ DurabilityCheck::Verdict FtlDevice::check_after_recovery() {
       latest[lun] = m_oracle->expected(lun);
     }
   }
+  DurabilityCheck::Verdict verdict;
+  if (!m_oracle->sector_granular()) {
+    verdict = m_durability->check_and_restart(read_back, latest);
+    for (Lun lun = 0; lun < units; ++lun) m_oracle->set_expected(lun, read_back[lun]);
+  } else {
+    // A sector read alone, for the units whose sum does not tell (DurabilityCheck, "Sector mode").
+    const auto read_alone = [&](uint64_t sector) {
+      read.start_sector = sector;
+      read.sector_count = 1;
+      m_backend->begin_command();
+      m_scheme->read(read);
+      const std::vector<DeliveredUnit>& delivered = m_backend->delivered();
+      const Lun lun = static_cast<Lun>(sector / m_geometry.sectors_per_unit);
+      if (delivered.empty() || delivered[0].lun != lun) return SectorRead{kNone, false};
+      return SectorRead{delivered[0].token, delivered[0].sectors != 0};
+    };
+    verdict =
+        m_durability->check_sectors_and_restart(m_geometry.sectors_per_unit, read_back, read_alone);
+    for (uint64_t s = 0; s < m_geometry.logical_sectors(); ++s)
+      m_oracle->set_sector(s, m_durability->durable(s));
+  }
   m_backend->begin_command();
   m_backend->set_recording(true);
-  DurabilityCheck::Verdict verdict = m_durability->check_and_restart(read_back, latest);
-  for (Lun lun = 0; lun < units; ++lun) m_oracle->set_expected(lun, read_back[lun]);
   m_last_flush_marker = m_durability->marker();
   return verdict;
 }

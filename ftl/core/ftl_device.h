@@ -42,6 +42,10 @@ class FtlDevice {
   // Runs one command: gives it the next command id, lets the scheme serve it, keeps the oracle
   // up to date and checks reads. The operations it caused are in backend().ops() until the next
   // call. Returns the number of units that failed the integrity check (0 without oracle).
+  // A FUA write is served as the write, then what a flush does (the scheme's flush: its open
+  // pages programmed, its volatile mapping persisted), in the same command, so that the command
+  // completes once its data is on flash. More than FUA needs (the scheme's other pending data
+  // goes too), as many controllers do; the promise is only the write's own units.
   uint64_t run(HostCommand& command);
 
   const Geometry& geometry() const { return m_geometry; }
@@ -67,6 +71,10 @@ class FtlDevice {
   // completed before any cut.
   uint64_t last_flush_marker() const { return m_last_flush_marker; }
   void flush_acknowledged(uint64_t marker);
+  // The changes the last FUA write run made, and the host's word that it completed before any
+  // cut: the values it gave its own units are durable.
+  ChangeSpan last_fua_changes() const { return m_last_fua_changes; }
+  void fua_acknowledged(ChangeSpan changes);
   // The power goes off at `cut`: the flash keeps what completed by then (FlashArray::power_cut)
   // and the scheme, with everything it held in DRAM, is gone.
   FlashArray::CutResult power_cut(Picoseconds cut);
@@ -82,7 +90,9 @@ class FtlDevice {
   };
   RecoveryCounts recover();
   // Reads every unit back through the recovered scheme (untimed) and checks it against what was
-  // durable (DurabilityCheck); the oracle and the check then take the values read back.
+  // durable (DurabilityCheck); the oracle and the check then take the values read back. When
+  // content is sector-granular the check is by sector: a unit whose sum is neither its latest nor
+  // its durable one is read again sector by sector and explained (DurabilityCheck, "Sector mode").
   DurabilityCheck::Verdict check_after_recovery();
 
  private:
@@ -98,6 +108,7 @@ class FtlDevice {
   std::optional<DurabilityCheck> m_durability;
   FtlStats m_retired_stats;  // of the schemes power cuts took away
   uint64_t m_last_flush_marker = 0;
+  ChangeSpan m_last_fua_changes;
 
   // The durability check learns what a write or trim gave its units.
   void note_changes(const HostCommand& command, bool trim);

@@ -17,6 +17,9 @@ struct HostCommand {
   uint64_t id = 0;            // unique per command, increasing; write data derives from it
   Picoseconds arrival = 0;    // when the host submitted it
   uint16_t queue = 0;         // submission queue
+  // A write with Force Unit Access: acknowledged only once durable. The FTL serves it as the write
+  // then what a flush does, in the same command (FtlDevice::run); ignored on other kinds.
+  bool fua = false;
   // A layer above the scheme (ftl/sector_log/) that assembles whole units from sectors supplies
   // each unit's content token here, one per unit of a whole-unit write; nullptr: the scheme
   // derives the content from `id` (content_token.h).

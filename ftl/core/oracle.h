@@ -34,6 +34,8 @@ class Oracle {
   bool sector_granular() const { return m_sector_granular; }
   // Sector-granular only: what `sector` holds now (0: never written or trimmed).
   Token sector(uint64_t sector) const { return m_sectors[sector]; }
+  // Sector-granular only, after a power cut: `sector` holds `token` now (what recovery gave back).
+  void set_sector(uint64_t sector, Token token) { m_sectors[sector] = token; }
   uint64_t checked_reads() const { return m_checked_reads; }
   uint64_t mismatches() const { return m_mismatches; }
   const std::string& first_mismatch() const { return m_first_mismatch; }

@@ -113,7 +113,11 @@ uint64_t PageStore::scan_flash(const std::function<void(Lun, SlotId, uint64_t)>&
       ++pages_read;
       if (!flash.readable(page)) continue;  // torn: the ECC fails
       const uint32_t* spare = flash.spare(page);
-      const uint64_t sequence = spare[units] | uint64_t{spare[units + 1]} << 32;
+      const uint64_t sequence = sequence_of(page);
+      if ((sequence & kLentPageMark) != 0) {  // a layer's page: its block stays lent
+        if (m_found_lent.empty() || m_found_lent.back() != block) m_found_lent.push_back(block);
+        continue;
+      }
       highest = std::max(highest, sequence);
       for (uint32_t u = 0; u < units; ++u) {
         if (spare[u] != kNone) found(spare[u], g.first_slot(page) + u, sequence);
@@ -144,11 +148,19 @@ void PageStore::adopt(const std::vector<SlotId>& table) {
   const FlashArray& flash = m_backend.flash();
   const Geometry& g = geometry();
   m_blocks.rebuild(flash);
+  for (const BlockId block : m_found_lent) {
+    m_blocks.keep_lent(block);
+    note_lent(g.plane_of_block(block));
+  }
+  m_found_lent.clear();
   // A block the cut left partly programmed goes on being written, GC's and the host's streams
   // taking such blocks before free ones; after a torn page too (the pages after it are erased).
   for (BlockId block = 0; block < g.blocks(); ++block) {
     const uint32_t programmed = flash.write_pointer(block);
-    if (programmed > 0 && programmed < g.pages_per_block) m_blocks.reopen(block);
+    if (programmed > 0 && programmed < g.pages_per_block &&
+        m_blocks.state(block) != BlockState::kLent) {
+      m_blocks.reopen(block);
+    }
   }
   for (const SlotId slot : table) {
     if (slot != kNone) m_blocks.add_valid(slot);
@@ -187,6 +199,11 @@ void PageStore::read_units(const UnitSpan& span, const std::vector<SlotId>& tabl
 
 BlockId PageStore::lend_block(uint32_t plane) {
   const BlockId block = m_blocks.lend_block(plane);
+  note_lent(plane);
+  return block;
+}
+
+void PageStore::note_lent(uint32_t plane) {
   if (m_lent.empty()) m_lent.assign(geometry().planes(), 0);
   if (++m_lent[plane] > m_most_lent) {
     m_most_lent = m_lent[plane];
@@ -194,7 +211,6 @@ BlockId PageStore::lend_block(uint32_t plane) {
         plane_live_limit(m_blocks.gc_reserve_blocks(), geometry(), m_stream_blocks + m_most_lent);
     for (UnitWriter& host : m_host_writers) host.set_plane_live_limit(limit);
   }
-  return block;
 }
 
 void PageStore::take_back(BlockId block) {

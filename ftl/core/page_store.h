@@ -127,7 +127,8 @@ class PageStore final : private EraseGuard {
   bool sequenced() const { return m_sequenced; }
   // Reads the spare area of every programmed page (a recorded spare read each; the operations are
   // handed on a block at a time, FlashBackend::end_batch) and calls `found(lun, slot, sequence)`
-  // for every unit a readable page names; a page the cut tore fails its ECC and names none.
+  // for every unit a readable page names; a page the cut tore fails its ECC and names none, and
+  // so does a page a layer above marked (kLentPageMark), whose block adopt() keeps lent.
   // A block whose erase the cut tore is erased again. Returns the pages read.
   uint64_t scan_flash(const std::function<void(Lun, SlotId, uint64_t)>& found);
   // The whole rebuild of a unit -> slot table, for a scheme that maps each logical unit to a slot:
@@ -144,6 +145,21 @@ class PageStore final : private EraseGuard {
   // can free a block); every other block is full. Programs continue from the highest sequence
   // the scan saw.
   void adopt(const std::vector<SlotId>& table);
+  // For a scheme that rebuilds from less than the whole flash (a synced map, ftl/page/): the
+  // program sequence a readable page carries; the next program's; and, after its own scan, where
+  // programs go on (after the highest sequence it saw).
+  uint64_t sequence_of(PageId page) const {
+    const uint32_t* spare = m_backend.flash().spare(page);
+    const uint32_t units = geometry().units_per_page;
+    return spare[units] | uint64_t{spare[units + 1]} << 32;
+  }
+  uint64_t next_sequence() const { return m_sequence; }
+  void continue_after(uint64_t highest) { m_sequence = highest + 1; }
+  // A layer above that writes blocks it borrowed (lend_block) marks its pages with this bit in the
+  // 64-bit sequence words (the store's own sequences never reach it): the scan leaves such a
+  // page to the layer, and adopt() keeps its block lent (BlockState::kLent) for the layer to
+  // take up again; GC and the streams do not touch it.
+  static constexpr uint64_t kLentPageMark = uint64_t{1} << 63;
 
   const BlockManager& blocks() const { return m_blocks; }
   // Erased blocks for a layer above the scheme (BlockManager::lend_block, take_back). The host
@@ -154,6 +170,8 @@ class PageStore final : private EraseGuard {
   const Geometry& geometry() const { return m_blocks.geometry(); }
 
  private:
+  // One more block of `plane` is lent: the host streams' plane live limit follows.
+  void note_lent(uint32_t plane);
   // The stream assembling the page `slot` is in (nullptr: the slot is on flash or free).
   const UnitWriter* holder(SlotId slot) const {
     for (const UnitWriter& writer : m_host_writers) {
@@ -183,8 +201,9 @@ class PageStore final : private EraseGuard {
   std::vector<uint32_t> m_lent;  // blocks lent per plane
   uint32_t m_most_lent = 0;      // the plane live limit allows for this many
   uint32_t m_stream_blocks = 0;  // open blocks per plane of the streams beyond one host, one GC
-  bool m_sequenced = false;      // pages carry program sequence numbers
-  uint64_t m_sequence = 1;       // the next program's
+  std::vector<BlockId> m_found_lent;  // scan_flash(): blocks whose pages a layer marked
+  bool m_sequenced = false;           // pages carry program sequence numbers
+  uint64_t m_sequence = 1;            // the next program's
 };
 
 }  // namespace ssd::ftl

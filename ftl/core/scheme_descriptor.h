@@ -61,6 +61,11 @@ struct SchemeDescriptor {
   std::function<std::unique_ptr<MappingScheme>(const SchemeContext&)> recover;
   std::function<std::optional<config::KeyProblem>(const config::PlatformConfig&)> recovery_problem;
   std::function<uint32_t(const Geometry&)> recovery_spare_words;
+  // Spare words per page the scheme's settings add to those when the device may lose power: what a
+  // layer above the scheme keeps for its own recovery (the sector log's sector addresses,
+  // ftl/sector_log/); none: 0.
+  std::function<uint32_t(const config::PlatformConfig&, const Geometry&)>
+      settings_recovery_spare_words;
 };
 
 // Fresh default settings of the groups `Groups...`, for SchemeDescriptor::settings.

@@ -60,9 +60,12 @@ SchemeDescriptor dac_descriptor() {
   };
   // Power cuts: the table from the spare areas' sequence numbers, as page mapping's; regions are
   // not persisted (DacFtl::recovered), so DAC needs no spare words of its own beyond them.
-  d.recover = [](const SchemeContext& c) { return DacFtl::recovered(c); };
+  d.recover = [](const SchemeContext& c) {
+    return recovered_with_sector_layer(c, DacFtl::recovered(c));
+  };
   d.recovery_problem = sector_layer_recovery_problem;
   d.recovery_spare_words = PageStore::recovery_spare_words;
+  d.settings_recovery_spare_words = sector_layer_recovery_spare_words;
   return d;
 }
 

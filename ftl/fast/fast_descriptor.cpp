@@ -21,6 +21,12 @@ SchemeDescriptor fast_descriptor() {
     return logical_blocks(p) * sizeof(BlockId) + g.logical_units * (sizeof(PageId) + 1);
   };
   d.create = [](const SchemeContext& c) { return std::make_unique<FastFtl>(c); };
+  // The block's allocation sequence (its top bit marking RW log blocks) and the page's program
+  // sequence.
+  d.recover = [](const SchemeContext& c) { return FastFtl::recovered(c); };
+  d.recovery_spare_words = [](const Geometry&) {
+    return BlockFlash::kRecoverySpareWords + BlockFlash::kPageSequenceWords;
+  };
   return d;
 }
 

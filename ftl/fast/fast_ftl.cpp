@@ -9,7 +9,7 @@
 namespace ssd::ftl {
 
 FastFtl::FastFtl(const SchemeContext& context)
-    : BlockScheme(context, "fast"),
+    : BlockScheme(context, "fast", /*page_sequence=*/true),
       m_log_blocks(fast_log_blocks(context.platform)),
       m_data(logical_blocks(), kNone),
       m_log_page(m_geometry.logical_units, kNone) {
@@ -63,7 +63,11 @@ void FastFtl::write_unit(uint32_t lbn, uint32_t offset, Token token, uint32_t af
   if (offset >= m_flash.next_free(m_data[lbn])) {
     // Still free in the data block. A log page may hold an older copy only if a full merge
     // rebuilt the data block shorter while this very unit was on its way to a log block.
-    m_flash.program(m_data[lbn], offset, lun, token, OpClass::kHostWrite, after);
+    const uint32_t op =
+        m_flash.program(m_data[lbn], offset, lun, token, OpClass::kHostWrite, after);
+    if (m_log_page[lun] != kNone) {
+      m_flash.note_supersedes(op, m_geometry.block_of_page(m_log_page[lun]));
+    }
     m_log_page[lun] = kNone;
   } else if (offset == 0 || (lbn == m_sw_lbn && offset == m_flash.next_free(m_sw_block))) {
     append_sequential(lbn, offset, token, after);
@@ -74,8 +78,13 @@ void FastFtl::write_unit(uint32_t lbn, uint32_t offset, Token token, uint32_t af
 }
 
 void FastFtl::program_log(BlockId block, Lun lun, Token token, uint32_t after) {
+  // The unit's previous copy may sit in a block a merge erases before this program completes
+  // (a RW victim it is stale in, a data block a switch merge replaces): that erase waits for it.
+  const PageId previous = unit_valid(lun) ? peek(lun) : kNone;
   const uint32_t offset = m_flash.next_free(block);
-  m_flash.program(block, offset, lun, token, OpClass::kHostWrite, after);
+  const uint32_t op = m_flash.program(block, offset, lun, token, OpClass::kHostWrite, after);
+  const BlockId previous_block = previous == kNone ? kNone : m_geometry.block_of_page(previous);
+  if (previous_block != block) m_flash.note_supersedes(op, previous_block);
   m_log_page[lun] = m_flash.page(block, offset);
 }
 
@@ -94,9 +103,9 @@ void FastFtl::append_random(Lun lun, Token token, uint32_t after) {
   program_log(m_rw.back(), lun, token, after);
 }
 
-BlockId FastFtl::take_block(uint32_t plane) {
+BlockId FastFtl::take_block(uint32_t plane, bool random) {
   make_room(plane);
-  return m_flash.allocate(plane);
+  return m_flash.allocate(plane, random);
 }
 
 void FastFtl::make_room(uint32_t plane) {
@@ -126,7 +135,7 @@ BlockId FastFtl::take_random_log_block() {
   for (uint32_t plane = 1; plane < m_geometry.planes(); ++plane) {
     if (m_flash.free_blocks(plane) > m_flash.free_blocks(best)) best = plane;
   }
-  return take_block(best);
+  return take_block(best, /*random=*/true);
 }
 
 }  // namespace ssd::ftl

@@ -17,6 +17,9 @@
 #include <deque>
 #include <vector>
 
+#include <memory>
+
+#include "ftl/hybrid/block_recovery.h"
 #include "ftl/hybrid/block_scheme.h"
 
 namespace ssd::ftl {
@@ -24,6 +27,10 @@ namespace ssd::ftl {
 class FastFtl final : public BlockScheme {
  public:
   explicit FastFtl(const SchemeContext& context);
+  // Rebuilt after a power cut from the spare areas (fast_recovery.cpp): data blocks, the SW log
+  // block, the RW log blocks in allocation order and each unit's newest log page; merges the cut
+  // interrupted are done again; blocks nobody keeps are erased.
+  static std::unique_ptr<FastFtl> recovered(const SchemeContext& context);
 
   // Data-block map, log-block list and the log pages' unit numbers, plus the valid bitmap.
   uint64_t mapping_memory_bytes() const override;
@@ -43,7 +50,9 @@ class FastFtl final : public BlockScheme {
   uint32_t log_blocks() const { return m_log_blocks; }
   BlockId data_block(uint32_t lbn) const { return m_data[lbn]; }
   BlockId sequential_log() const { return m_sw_block; }
+  uint32_t sequential_lbn() const { return m_sw_lbn; }
   uint32_t random_logs() const { return static_cast<uint32_t>(m_rw.size()); }
+  const std::deque<BlockId>& random_log_blocks() const { return m_rw; }  // oldest first
 
  private:
   PageId locate(Lun lun, OpClass /*op_class*/, uint32_t& /*after*/) override;
@@ -54,8 +63,9 @@ class FastFtl final : public BlockScheme {
   void append_random(Lun lun, Token token, uint32_t after);
   void program_log(BlockId block, Lun lun, Token token, uint32_t after);
 
-  // Space. Outside merges every plane keeps a free block, so a merge always has one.
-  BlockId take_block(uint32_t plane);
+  // Space. Outside merges every plane keeps a free block, so a merge always has one. `random`: a
+  // RW log block (its pages take units in arrival order; so marked in their spare areas).
+  BlockId take_block(uint32_t plane, bool random = false);
   BlockId take_random_log_block();
   void make_room(uint32_t plane);
 
@@ -65,6 +75,17 @@ class FastFtl final : public BlockScheme {
   void merge_random(size_t index);  // full merges of the live pages of m_rw[index]
   void full_merge(uint32_t lbn);
   void forget_log_pages(uint32_t lbn);
+
+  // Recovery (fast_recovery.cpp).
+  void rebuild();
+  // Whether `sw` can go on as the SW log block of `lbn`, `data` being its data block: its pages
+  // hold the logical block's units from offset 0 on, each readable, none older than the data
+  // block's copy (`newest`: each unit's newest readable copy).
+  bool can_be_sequential_log(uint32_t lbn, BlockId sw, BlockId data,
+                             const std::vector<PageId>& newest) const;
+  // Merges `lbn` again from `newest` into a fresh data block; `blocks` (its block-mapped blocks)
+  // are erased.
+  void remerge(uint32_t lbn, const std::vector<NamedBlock>& blocks, std::vector<PageId>& newest);
 
   uint32_t m_log_blocks;           // the budget: SW + RW
   std::vector<BlockId> m_data;     // per logical block

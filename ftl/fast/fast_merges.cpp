@@ -50,6 +50,7 @@ void FastFtl::merge_random(size_t index) {
   // other RW blocks or the SW block) die with it.
   for (uint32_t p = 0; p < m_flash.next_free(victim); ++p) {
     const PageId page = m_flash.page(victim, p);
+    if (!m_flash.names_unit(page)) continue;  // torn by a power cut
     const Lun lun = m_flash.lun_in(page);
     if (m_log_page[lun] == page && unit_valid(lun)) full_merge(lbn_of(lun));
   }

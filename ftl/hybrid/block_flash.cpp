@@ -1,17 +1,21 @@
 #include "ftl/hybrid/block_flash.h"
 
+#include <algorithm>
+
 #include "config/capacity.h"
 
 namespace ssd::ftl {
 
 BlockFlash::BlockFlash(const config::PlatformConfig& platform, FlashBackend& backend,
-                       FtlStats& stats)
+                       FtlStats& stats, bool page_sequence)
     : m_backend(backend),
       m_geometry(backend.geometry()),
       m_stats(stats),
       m_blocks(backend.geometry(), config::gc_reserve_blocks_per_plane(platform)),
       m_copyback(platform.nand.copyback),
       m_sequenced(backend.flash().spare_words_per_page() >= kSpareWords + kRecoverySpareWords),
+      m_page_sequenced(page_sequence && backend.flash().spare_words_per_page() >=
+                                            kSpareWords + kRecoverySpareWords + kPageSequenceWords),
       m_allocated(m_sequenced ? backend.geometry().blocks() : 0, 0) {}
 
 uint32_t BlockFlash::erase(BlockId block, uint32_t after) {
@@ -35,7 +39,7 @@ void BlockFlash::skip_to(BlockId block, uint32_t offset) {
 uint32_t BlockFlash::program(BlockId block, uint32_t offset, Lun lun, Token token, OpClass op_class,
                              uint32_t after, OpClass written_as) {
   skip_to(block, offset);
-  uint32_t spare[kSpareWords + kRecoverySpareWords] = {};
+  uint32_t spare[kSpareWords + kRecoverySpareWords + kPageSequenceWords] = {};
   spare_of(block, lun, spare);
   return m_backend.program(page(block, offset), &token, spare, op_class, after,
                            ProgramUnits::all(written_as, 1));
@@ -48,7 +52,7 @@ bool BlockFlash::same_plane(PageId page, BlockId block) const {
 
 uint32_t BlockFlash::copy_back(PageId from, BlockId to, uint32_t offset, Lun lun) {
   skip_to(to, offset);
-  uint32_t spare[kSpareWords + kRecoverySpareWords] = {};
+  uint32_t spare[kSpareWords + kRecoverySpareWords + kPageSequenceWords] = {};
   spare_of(to, lun, spare);
   const Token data = token(from);
   return m_backend.copy_back(from, page(to, offset), &data, spare, OpClass::kGc, kNone,
@@ -64,9 +68,17 @@ uint32_t BlockFlash::fill(BlockId to, uint32_t first_offset, Lun first_lun,
     if (m_sources.back().kind != MergeSource::Kind::kEmpty) end = offset + 1;
   }
   uint32_t last = kNone;
+  m_source_blocks.clear();
   for (uint32_t offset = first_offset; offset < end; ++offset) {
     const MergeSource& s = m_sources[offset - first_offset];
     const Lun lun = first_lun + offset;
+    if (s.kind == MergeSource::Kind::kCopy) {
+      const BlockId from = m_geometry.block_of_page(s.from);
+      if (from != to && std::find(m_source_blocks.begin(), m_source_blocks.end(), from) ==
+                            m_source_blocks.end()) {
+        m_source_blocks.push_back(from);
+      }
+    }
     if (s.kind == MergeSource::Kind::kCopy && m_copyback && same_plane(s.from, to)) {
       last = copy_back(s.from, to, offset, lun);
       ++m_stats.gc_units_copied;
@@ -78,6 +90,8 @@ uint32_t BlockFlash::fill(BlockId to, uint32_t first_offset, Lun first_lun,
       last = program(to, offset, lun, s.token, OpClass::kGc, s.after, OpClass::kHostWrite);
     }
   }
+  // The block's programs complete in order: once the last has, every copy is on flash.
+  for (const BlockId from : m_source_blocks) note_supersedes(last, from);
   return last;
 }
 

@@ -11,7 +11,17 @@
 // Requires one mapping unit per page (BlockScheme checks it); every programmed page carries its
 // logical unit number in spare word 0. When the device may lose power (the flash keeps a second
 // spare word: kRecoverySpareWords), word 1 is the sequence number of its block's allocation, so a
-// recovery can tell a merge's fresh block from the one it replaces (ftl/block/block_mapping.h).
+// recovery can tell a merge's fresh block from the one it replaces (ftl/block/block_mapping.h),
+// with its top bit set in the pages of an appended block (one whose pages take units in arrival
+// order, not at their offsets: NFTL's replacement blocks, FAST's random-write log blocks). A
+// scheme that also needs the order in which pages were programmed across blocks (FAST: a data
+// block's page may be newer than a log page, a log page newer than a later-allocated block's)
+// asks for word 2, the page's program sequence (kPageSequenceWords). Both counters are 32-bit (31
+// for allocations): far more programs than any simulated run makes.
+//
+// Power loss: a merge's copies supersede their sources, so fill() makes the erases of the source
+// blocks wait for its last program (FlashBackend::note_supersedes) even when the scheme erases them
+// later; note_supersedes() does the same for a scheme's own writes.
 #pragma once
 
 #include <cstdint>
@@ -44,8 +54,13 @@ class BlockFlash {
  public:
   static constexpr uint32_t kSpareWords = 1;          // the page's logical unit number
   static constexpr uint32_t kRecoverySpareWords = 1;  // its block's allocation sequence
+  static constexpr uint32_t kPageSequenceWords = 1;   // its program sequence (page_sequenced)
+  static constexpr uint32_t kAppendedBit = 1u << 31;  // in word 1: an appended block
 
-  BlockFlash(const config::PlatformConfig& platform, FlashBackend& backend, FtlStats& stats);
+  // `page_sequence`: whether pages carry their program sequence when the device may lose power
+  // (the flash must then keep kSpareWords + kRecoverySpareWords + kPageSequenceWords words).
+  BlockFlash(const config::PlatformConfig& platform, FlashBackend& backend, FtlStats& stats,
+             bool page_sequence = false);
 
   const Geometry& geometry() const { return m_geometry; }
   FlashBackend& backend() { return m_backend; }
@@ -63,21 +78,42 @@ class BlockFlash {
   Lun lun_in(PageId page) const { return m_backend.flash().spare(page)[0]; }
   Token token(PageId page) const { return m_backend.flash().token(page); }
 
-  // An erased block of `plane`; throws std::runtime_error when the plane has none.
-  BlockId allocate(uint32_t plane) {
+  // An erased block of `plane`; throws std::runtime_error when the plane has none. `appended`:
+  // its pages will take units in arrival order (marked so in their spare areas when sequenced).
+  BlockId allocate(uint32_t plane, bool appended = false) {
     const BlockId block = m_blocks.open_block(plane);
-    if (m_sequenced) m_allocated[block] = ++m_sequence;
+    if (m_sequenced) m_allocated[block] = ++m_sequence | (appended ? kAppendedBit : 0);
     return block;
   }
   // --- power-loss recovery ---
   bool sequenced() const { return m_sequenced; }
+  bool page_sequenced() const { return m_page_sequenced; }
   // The allocation sequence `page`'s spare area names (sequenced only).
-  uint32_t sequence_in(PageId page) const { return m_backend.flash().spare(page)[1]; }
+  uint32_t sequence_in(PageId page) const {
+    return m_backend.flash().spare(page)[1] & ~kAppendedBit;
+  }
+  // Whether `page`'s spare area says its block is an appended one (sequenced only).
+  bool appended_in(PageId page) const {
+    return (m_backend.flash().spare(page)[1] & kAppendedBit) != 0;
+  }
+  // The program sequence `page`'s spare area names (page_sequenced only).
+  uint32_t page_sequence_in(PageId page) const { return m_backend.flash().spare(page)[2]; }
+  // Whether `page` is programmed, reads back and names a unit (not torn, not skipped).
+  bool names_unit(PageId page) const {
+    const FlashArray& flash = m_backend.flash();
+    return flash.is_programmed(page) && flash.readable(page) && lun_in(page) != kNone;
+  }
   // After a cut: blocks with programmed pages are taken (the scheme erases those it does not
-  // keep), the others free; allocations go on after `highest`.
-  void rebuild(uint32_t highest) {
+  // keep), the others free; allocations go on after `highest`, programs after `highest_page`.
+  void rebuild(uint32_t highest, uint32_t highest_page = 0) {
     m_blocks.rebuild(m_backend.flash());
     m_sequence = highest;
+    m_page_sequence = highest_page;
+  }
+  // Program `op` of this command wrote a newer copy of a unit whose older copy is in `block`:
+  // erasing `block` waits for it (only when the device may lose power).
+  void note_supersedes(uint32_t op, BlockId block) {
+    if (m_sequenced && block != kNone) m_backend.note_supersedes(op, block);
   }
   // Erases `block` (a merge's work: OpClass::kGc) and returns it to its plane's pool.
   uint32_t erase(BlockId block, uint32_t after);
@@ -108,10 +144,11 @@ class BlockFlash {
 
  private:
   void skip_to(BlockId block, uint32_t offset);
-  // The spare words of a page of `block` holding `lun`.
-  void spare_of(BlockId block, Lun lun, uint32_t* spare) const {
+  // The spare words of the next page programmed in `block`, holding `lun`.
+  void spare_of(BlockId block, Lun lun, uint32_t* spare) {
     spare[0] = lun;
     if (m_sequenced) spare[1] = m_allocated[block];
+    if (m_page_sequenced) spare[2] = ++m_page_sequence;
   }
   bool same_plane(PageId page, BlockId block) const;
   // Copies page `from` to `offset` of `to` (same plane) by copy-back.
@@ -121,11 +158,14 @@ class BlockFlash {
   const Geometry& m_geometry;
   FtlStats& m_stats;
   BlockManager m_blocks;
-  bool m_copyback;                     // nand.copyback
-  bool m_sequenced;                    // pages carry their block's allocation sequence
-  uint32_t m_sequence = 0;             // the latest allocation's
-  std::vector<uint32_t> m_allocated;   // per block: its allocation sequence (sequenced only)
-  std::vector<MergeSource> m_sources;  // reused by fill()
+  bool m_copyback;                       // nand.copyback
+  bool m_sequenced;                      // pages carry their block's allocation sequence
+  bool m_page_sequenced;                 // ... and their own program sequence
+  uint32_t m_sequence = 0;               // the latest allocation's
+  uint32_t m_page_sequence = 0;          // the latest program's (page_sequenced only)
+  std::vector<uint32_t> m_allocated;     // per block: its allocation sequence (sequenced only)
+  std::vector<MergeSource> m_sources;    // reused by fill()
+  std::vector<BlockId> m_source_blocks;  // reused by fill(): blocks its copies came from
 };
 
 }  // namespace ssd::ftl

@@ -23,10 +23,10 @@ const Geometry& page_units_only(const Geometry& g, const char* scheme) {
 }
 }  // namespace
 
-BlockScheme::BlockScheme(const SchemeContext& context, const char* scheme)
+BlockScheme::BlockScheme(const SchemeContext& context, const char* scheme, bool page_sequence)
     : m_backend(context.backend),
       m_geometry(page_units_only(context.backend.geometry(), scheme)),
-      m_flash(context.platform, context.backend, m_stats),
+      m_flash(context.platform, context.backend, m_stats, page_sequence),
       m_logical_blocks(static_cast<uint32_t>(ftl::logical_blocks(context.platform))),
       m_valid(m_geometry.logical_units) {}
 

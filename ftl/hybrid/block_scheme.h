@@ -42,8 +42,9 @@ class BlockScheme : public MappingScheme {
   virtual uint32_t blocks_held() const = 0;
 
  protected:
-  // `scheme` names the scheme in the error raised for a mapping unit other than a page.
-  BlockScheme(const SchemeContext& context, const char* scheme);
+  // `scheme` names the scheme in the error raised for a mapping unit other than a page;
+  // `page_sequence`: pages carry their program sequence when power may be cut (BlockFlash).
+  BlockScheme(const SchemeContext& context, const char* scheme, bool page_sequence = false);
 
   // Where the newest copy of valid unit `lun` is. Records whatever lookup work it takes on
   // `op_class` (NFTL reads spare areas) and sets `after` to the last such operation.

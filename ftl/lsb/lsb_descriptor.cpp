@@ -57,6 +57,10 @@ std::optional<config::KeyProblem> check_lsb(const config::PlatformConfig& p) {
   return std::nullopt;
 }
 
+std::optional<config::KeyProblem> recovery_problem(const config::PlatformConfig& p) {
+  return check_frame_recovery("lsb", p.ftl.settings.get<LsbSettings>().di_bytes);
+}
+
 }  // namespace
 
 SchemeDescriptor lsb_descriptor() {
@@ -83,6 +87,11 @@ SchemeDescriptor lsb_descriptor() {
            g.logical_units / 8 + entries * (2 * g.pages_per_block + 64) * sizeof(PageId);
   };
   d.create = [](const SchemeContext& c) { return std::make_unique<LsbFtl>(c); };
+  // Power cuts (frame_recovery.h): the DI's sequence number is in the spare words the scheme
+  // keeps anyway, so it needs none beyond them; it must be 64 bits wide (data_information.h).
+  d.recover = [](const SchemeContext& c) { return LsbFtl::recovered(c); };
+  d.recovery_problem = recovery_problem;
+  d.recovery_spare_words = [](const Geometry&) { return 0u; };
   return d;
 }
 

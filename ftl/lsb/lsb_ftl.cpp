@@ -6,6 +6,7 @@
 
 #include "ftl/core/memory_sizes.h"
 #include "ftl/lsb/lsb_settings.h"
+#include "ftl/superblock_frame/frame_recovery.h"
 
 namespace ssd::ftl {
 
@@ -35,6 +36,7 @@ SuperblockFrame::Shape shape_of(const SchemeContext& context) {
   shape.group_pages = l.group_pages;
   shape.cache_entries = s.cache_entries;
   shape.spare_bytes = l.spare_bytes;
+  shape.di_bytes = s.di_bytes;
   // Superblocks of hundreds of blocks up to the whole device: blocks come from every plane, as
   // from the paper's one flash module.
   shape.any_plane = true;
@@ -77,27 +79,38 @@ std::vector<MappingFigure> LsbFtl::mapping_figures() const {
 // --- translation -----------------------------------------------------------------------------
 
 template <class ReadPt>
-void LsbFtl::resolve_group(PageId mapper, const LsbSpare& spare, ReadPt read_pt,
+bool LsbFtl::resolve_group(PageId mapper, const LsbSpare& spare, ReadPt read_pt,
                            GroupMap& out) const {
   out.head = mapper;
   out.pt_page = kNone;
   out.pages.assign(m_layout.group_pages, kNone);
   out.view.assign(m_layout.group_pages, kNone);
-  if (mapper == kNone) return;
-  out.pages.assign(spare.pte.begin(), spare.pte.end());
+  if (mapper == kNone) return true;
+  // Every location is checked (names()): a copy erased since (a trimmed unit's) names nothing, a
+  // map page that is not what its namer says fails the group.
+  const Lun first = spare.lpn - (spare.lpn % m_geometry.pages_per_block) % m_layout.group_pages;
+  for (uint32_t k = 0; k < m_layout.group_pages; ++k) {
+    if (names(spare.pte[k], first + k, 1, spare.sequence)) out.pages[k] = spare.pte[k];
+  }
   if (!spare.pmd) {  // a PT page: its PTEs name every page of the group
     out.pt_page = mapper;
     out.view.assign(spare.pte.begin(), spare.pte.end());
-    return;
+    return true;
   }
   const PageId pt = pt_page_named_by(spare);
-  if (pt == kNone) return;  // every PTE is direct
-  out.pt_page = pt;
+  if (pt == kNone) return true;  // every PTE is direct
+  if (!names(pt, first, m_layout.group_pages, spare.sequence)) return false;
   const LsbSpare& table = read_pt(pt);
+  if (table.pmd) return false;  // a PMD page's PT page has the PT format
+  out.pt_page = pt;
   out.view.assign(table.pte.begin(), table.pte.end());
   for (uint32_t k = 0; k < m_layout.group_pages; ++k) {
-    if (spare.pte[k] == pt) out.pages[k] = table.pte[k];  // indirect: through the PT page
+    if (spare.pte[k] != pt) continue;  // indirect: through the PT page
+    // The PMD page vouches for what the PT page records of this page (build_pmd: the record is
+    // where the page still is, even if the PT page wrote it of an older copy at that place).
+    out.pages[k] = names(table.pte[k], first + k, 1, spare.sequence) ? table.pte[k] : kNone;
   }
+  return true;
 }
 
 PageId LsbFtl::pt_page_named_by(const LsbSpare& spare) {
@@ -111,14 +124,35 @@ PageId LsbFtl::pt_page_named_by(const LsbSpare& spare) {
 }
 
 void LsbFtl::load(CacheEntry& e, PageId pmd, OpClass op_class, uint32_t& after) {
+  bool holds = resolve(e, pmd, op_class, after);
+  // What the PTEs still name of trimmed units is not theirs any more.
+  for (uint32_t offset = 0; holds && offset < m_geometry.pages_per_block; ++offset) {
+    if (offset >= units_in(e.lbn) || !unit_valid(first_lun(e.lbn) + offset)) {
+      e.page_of[offset] = kNone;
+    } else {
+      holds = e.page_of[offset] != kNone;
+    }
+  }
+  if (!holds) {
+    throw std::logic_error("LSB FTL: the map of logical block " + std::to_string(e.lbn) +
+                           " on flash is not the one kept");
+  }
+}
+
+bool LsbFtl::resolve(CacheEntry& e, PageId pmd, OpClass op_class, uint32_t& after) {
+  std::fill(e.page_of.begin(), e.page_of.end(), kNone);
+  std::fill(e.pt_page.begin(), e.pt_page.end(), kNone);
+  std::fill(e.head.begin(), e.head.end(), kNone);
   std::vector<PageId>& view = view_of(e);
   std::fill(view.begin(), view.end(), kNone);
-  if (pmd == kNone) return;  // never written
+  if (pmd == kNone) return true;  // never written
   const uint32_t pmd_read = read_map_spare(pmd, op_class);
   after = pmd_read;
   // Decoded into reused scratch: a miss is on the request's path.
   LsbSpare& head = m_load_head;
   decode_into(pmd, head);
+  const Lun first = first_lun(e.lbn);
+  if (!names(pmd, first, m_geometry.pages_per_block, di_sequence(pmd)) || !head.pmd) return false;
   const uint32_t own = group_of(offset_of(head.lpn));
   GroupMap& map = m_load_map;
   for (uint32_t group = 0; group < m_layout.groups; ++group) {
@@ -126,15 +160,17 @@ void LsbFtl::load(CacheEntry& e, PageId pmd, OpClass op_class, uint32_t& after) 
     uint32_t mapper_read = pmd_read;
     if (group != own) {
       mapper = head.pde[group];
-      if (mapper == kNone) continue;  // never written
+      if (mapper == kNone) continue;  // never written, or every page trimmed
+      // The group's newest mapping page, written before the PMD page: else a cut left the map
+      // half written.
+      if (!names(mapper, first + group * m_layout.group_pages, m_layout.group_pages,
+                 head.sequence)) {
+        return false;
+      }
       mapper_read = after = read_map_spare(mapper, op_class, pmd_read);
       decode_into(mapper, m_load_other);
-      const Lun lpn = m_load_other.lpn;
-      if (lbn_of(lpn) != e.lbn || group_of(offset_of(lpn)) != group) {
-        throw std::logic_error("LSB FTL: a PDE names a page of another group");
-      }
     }
-    resolve_group(
+    const bool resolved = resolve_group(
         mapper, group == own ? head : m_load_other,
         [&](PageId pt) -> const LsbSpare& {
           after = read_map_spare(pt, op_class, mapper_read);
@@ -142,14 +178,44 @@ void LsbFtl::load(CacheEntry& e, PageId pmd, OpClass op_class, uint32_t& after) 
           return m_load_table;
         },
         map);
+    if (!resolved) return false;
     e.head[group] = map.head;
     e.pt_page[group] = map.pt_page;
-    const uint32_t first = group * m_layout.group_pages;
+    const uint32_t begin = group * m_layout.group_pages;
     for (uint32_t k = 0; k < m_layout.group_pages; ++k) {
-      e.page_of[first + k] = unit_valid(first_lun(e.lbn) + first + k) ? map.pages[k] : kNone;
-      view[first + k] = map.view[k];
+      e.page_of[begin + k] = map.pages[k];
+      view[begin + k] = map.view[k];
     }
   }
+  return true;
+}
+
+bool LsbFtl::heads_map(PageId page) const {
+  return lsb_pmd_flag(m_layout, m_backend.flash().spare(page));
+}
+
+void LsbFtl::recorded_empty(PageId page, std::vector<uint32_t>& offsets) const {
+  // Both formats carry their own group's PTEs (kNone: the page held nothing then, build_pmd and
+  // group_ptes); a PMD page's PDEs say which other groups had no page left (kNone).
+  const LsbSpare spare = decoded(page);
+  const uint32_t own = group_of(offset_of(spare.lpn));
+  offsets.clear();
+  for (uint32_t group = 0; group < m_layout.groups; ++group) {
+    const bool emptied = group != own && spare.pmd && spare.pde[group] == kNone;
+    for (uint32_t k = 0; k < m_layout.group_pages; ++k) {
+      if (group == own ? spare.pte[k] == kNone : emptied) {
+        offsets.push_back(group * m_layout.group_pages + k);
+      }
+    }
+  }
+}
+
+void LsbFtl::reset_figures() { m_miw_writes = m_pmd_pages = m_pt_pages = 0; }
+
+std::unique_ptr<LsbFtl> LsbFtl::recovered(const SchemeContext& context) {
+  auto scheme = std::make_unique<LsbFtl>(context);
+  FrameRecovery(*scheme).run();
+  return scheme;
 }
 
 PageId LsbFtl::peek(Lun lun) const {
@@ -160,10 +226,11 @@ PageId LsbFtl::peek(Lun lun) const {
   const PageId mapper = group == group_of(offset_of(head.lpn)) ? pmd : head.pde[group];
   if (mapper == kNone) return kNone;
   GroupMap map;
-  resolve_group(
-      mapper, mapper == pmd ? head : decoded(mapper), [this](PageId pt) { return decoded(pt); },
-      map);
-  return map.pages[offset_of(lun) % m_layout.group_pages];
+  LsbSpare table;
+  const bool resolved = resolve_group(
+      mapper, mapper == pmd ? head : decoded(mapper),
+      [&](PageId pt) -> const LsbSpare& { return table = decoded(pt); }, map);
+  return resolved ? map.pages[offset_of(lun) % m_layout.group_pages] : kNone;
 }
 
 uint32_t LsbFtl::translation_reads(Lun lun) const {
@@ -248,7 +315,8 @@ uint32_t LsbFtl::write_pt_page(CacheEntry& e, const Item& item, bool is_pt, OpCl
                                uint32_t after) {
   const PageId page = take_page(superblock_of(e.lbn));
   const uint32_t group = group_of(item.offset);
-  touch(e, e.page_of[item.offset]);
+  const PageId old = e.page_of[item.offset];
+  touch(e, old);
   touch(e, e.head[group]);
   if (is_pt) touch(e, e.pt_page[group]);
   e.page_of[item.offset] = page;
@@ -265,7 +333,9 @@ uint32_t LsbFtl::write_pt_page(CacheEntry& e, const Item& item, bool is_pt, OpCl
   }
   e.head[group] = page;
   const uint32_t wait = item.from != kNone ? m_flash.read(item.from, op_class, after) : after;
-  return program(page, spare, item.token, op_class, wait, op_class);
+  const uint32_t op = program(page, spare, item.token, op_class, wait, op_class);
+  note_superseded(op, old);
+  return op;
 }
 
 bool LsbFtl::build_pmd(const CacheEntry& e, PageId page, uint32_t offset, LsbSpare& spare,
@@ -360,7 +430,10 @@ uint32_t LsbFtl::copy_pt_page(CacheEntry& e, uint32_t group, uint32_t offset, Op
   std::copy(spare.pte.begin(), spare.pte.end(), view_of(e).begin() + first);
   m_miw_writes += counting();
   const uint32_t read = m_flash.read(source, op_class, after);
-  return program(page, spare, m_flash.token(source), op_class, read, OpClass::kMapping);
+  const uint32_t op =
+      program(page, spare, m_flash.token(source), op_class, read, OpClass::kMapping);
+  note_superseded(op, source);  // the copy holds the source's data
+  return op;
 }
 
 uint32_t LsbFtl::write_pmd_page(CacheEntry& e, const Item& item, OpClass op_class, uint32_t after) {
@@ -377,7 +450,8 @@ uint32_t LsbFtl::write_pmd_page(CacheEntry& e, const Item& item, OpClass op_clas
     copy_pt_page(e, group, item.offset, op_class, after);
   }
   const PageId page = take_page(sb);
-  touch(e, e.page_of[item.offset]);
+  const PageId old = e.page_of[item.offset];
+  touch(e, old);
   touch(e, e.head[group]);
   touch(e, e.pt_page[group]);
   e.page_of[item.offset] = page;
@@ -386,6 +460,7 @@ uint32_t LsbFtl::write_pmd_page(CacheEntry& e, const Item& item, OpClass op_clas
   if (!through_pt) e.pt_page[group] = kNone;  // no longer followed
   const uint32_t wait = item.from != kNone ? m_flash.read(item.from, op_class, after) : after;
   const uint32_t op = program(page, spare, item.token, op_class, wait, op_class);
+  note_superseded(op, old);
   set_pgd(e.lbn, page);
   return op;
 }

@@ -33,9 +33,16 @@
 // a request (offsets in order), so copies carry their maps anew; a group whose only page in the
 // victim is a page kept for its map (a PT page whose data is newer elsewhere) gets its lowest
 // valid page copied instead, or loses its map if it has no valid page left.
+//
+// Power cuts (recovered()): as for the Superblock FTL, recovery reads every spare area back
+// (ftl/superblock_frame/frame_recovery.h) and rebuilds the PGD (each logical block's newest
+// readable PMD page whose map holds), the superblocks' block lists and the free pools. A run cut
+// before its PMD page leaves PT pages newer than the PMD page the PGD would name: that map is
+// written anew with the newest copies.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "ftl/lsb/lsb_spare.h"
@@ -46,6 +53,9 @@ namespace ssd::ftl {
 class LsbFtl final : public SuperblockFrame {
  public:
   explicit LsbFtl(const SchemeContext& context);
+  // Built again from the flash after a power cut (frame_recovery.h): the PGD names each logical
+  // block's newest readable PMD page whose map holds.
+  static std::unique_ptr<LsbFtl> recovered(const SchemeContext& context);
 
   // PGD entries x bytes(pages) + every block's superblock list entry x bytes(blocks) + the cache
   // (cache_entries x (1 + N G) entries of delta + beta bits and N G PBNs) + the valid bitmap.
@@ -75,6 +85,11 @@ class LsbFtl final : public SuperblockFrame {
   };
 
   void load(CacheEntry& e, PageId newest, OpClass op_class, uint32_t& after) override;
+  bool resolve(CacheEntry& e, PageId head, OpClass op_class, uint32_t& after) override;
+  void recorded_empty(PageId page, std::vector<uint32_t>& offsets) const override;
+  // Only a PMD page heads its logical block's map (the PGD names PMD pages).
+  bool heads_map(PageId page) const override;
+  void reset_figures() override;
   uint32_t relocate(CacheEntry& e, std::vector<Move>& moves, uint32_t map_read) override;
   void write_units(uint32_t lbn, uint32_t first, const Token* tokens, uint32_t count,
                    uint32_t after) override;
@@ -87,9 +102,10 @@ class LsbFtl final : public SuperblockFrame {
   }
   // Resolves a group from its mapping page `mapper` (decoded as `spare`): its pages, PT page and
   // the PT's view. `read_pt(pt)` reads the PT page's spare area when a PTE goes through it and
-  // gives it decoded.
+  // gives it decoded. False when the PT page is not one of the group's, written before `mapper`
+  // (a cut left the map half written); a page named that holds no copy of its unit is kNone.
   template <class ReadPt>
-  void resolve_group(PageId mapper, const LsbSpare& spare, ReadPt read_pt, GroupMap& out) const;
+  bool resolve_group(PageId mapper, const LsbSpare& spare, ReadPt read_pt, GroupMap& out) const;
 
   // Writes `items` (offsets ascending, all of `e`'s logical block) by the rules in the header
   // into `m_pages` from `m_next` on; returns the last program.

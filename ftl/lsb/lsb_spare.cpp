@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "ftl/core/spare_bits.h"
+#include "ftl/superblock_frame/data_information.h"
 
 namespace ssd::ftl {
 
@@ -74,9 +75,7 @@ uint32_t own_group(const LsbSpareLayout& l, const Geometry& g, Lun lpn) {
 void encode_lsb_spare(const LsbSpareLayout& l, const Geometry& g, PageId page,
                       const LsbSpare& spare, uint32_t* words) {
   SpareBitWriter out(words, l.spare_words());
-  out.put(spare.lpn, 32);
-  out.put(spare.sequence, 32);
-  for (uint32_t b = 64; b < l.di_bits; b += 8) out.put(0, 8);  // ECC: not modelled
+  put_data_information(out, l.di_bits, spare.lpn, spare.sequence);
   out.put(spare.pmd ? 1 : 0, 1);
   const uint32_t pbmt_entries = spare.pmd ? l.groups : l.group_pages - 1;
   if (spare.pbmt.size() > pbmt_entries) throw std::logic_error("LSB spare: PBMT overflow");
@@ -109,12 +108,14 @@ LsbSpare decode_lsb_spare(const LsbSpareLayout& l, const Geometry& g, PageId pag
   return spare;
 }
 
+bool lsb_pmd_flag(const LsbSpareLayout& l, const uint32_t* words) {
+  return (words[l.di_bits / 32] >> (l.di_bits % 32) & 1u) != 0;
+}
+
 void decode_lsb_spare(const LsbSpareLayout& l, const Geometry& g, PageId page,
                       const uint32_t* words, LsbSpare& spare) {
   SpareBitReader in(words, l.spare_words());
-  spare.lpn = in.get(32);
-  spare.sequence = in.get(32);
-  in.skip(l.di_bits - 64);
+  get_data_information(in, l.di_bits, spare.lpn, spare.sequence);
   spare.pmd = in.get(1) != 0;
   spare.pbmt.resize(spare.pmd ? l.groups : l.group_pages - 1);
   for (BlockId& block : spare.pbmt) {

@@ -12,7 +12,8 @@
 // its N PBMT entries or "this block"), gamma = log2 N (a PDE indexes the first N - 1 entries or
 // "this block"). Equation (1): (G - 1) e + G (alpha + beta) + 1 <= S - D bits for a PT page;
 // equation (2): N e + G (delta + beta) + N (gamma + beta) + 1 <= S - D for a PMD page, S the
-// spare area and D the DI. The DI is the Superblock FTL's: LPN, write sequence number, ECC.
+// spare area and D the DI. The DI is the Superblock FTL's: LPN, write sequence number, ECC
+// (superblock_frame/data_information.h).
 // The field order within the formats is ours (figure 3 is not in the text).
 #pragma once
 
@@ -57,7 +58,7 @@ struct LsbSpareLayout {
 // One page's spare area, decoded: physical pages, not indices (kNone: none / never written).
 struct LsbSpare {
   Lun lpn = kNone;
-  uint32_t sequence = 0;
+  uint64_t sequence = 0;
   bool pmd = false;           // the flag: a PMD page (else a PT page)
   std::vector<BlockId> pbmt;  // G - 1 (PT page) or N (PMD page) entries, kNone = unused
   std::vector<PageId> pte;    // per page of this page's group
@@ -76,5 +77,7 @@ LsbSpare decode_lsb_spare(const LsbSpareLayout& layout, const Geometry& geometry
 // The same into `out`, reusing its vectors (no allocation once they have grown).
 void decode_lsb_spare(const LsbSpareLayout& layout, const Geometry& geometry, PageId page,
                       const uint32_t* words, LsbSpare& out);
+// Whether the spare words are a PMD page's (the flag after the DI), without decoding the rest.
+bool lsb_pmd_flag(const LsbSpareLayout& layout, const uint32_t* words);
 
 }  // namespace ssd::ftl

@@ -103,7 +103,7 @@ uint32_t Nftl::blocks_held() const {
 PageId Nftl::newest_in_replacement(BlockId replacement, Lun lun) const {
   for (uint32_t p = m_flash.next_free(replacement); p-- > 0;) {
     const PageId page = m_flash.page(replacement, p);
-    if (m_flash.lun_in(page) == lun) return page;
+    if (m_flash.names_unit(page) && m_flash.lun_in(page) == lun) return page;
   }
   return kNone;
 }
@@ -155,7 +155,7 @@ void Nftl::write_unit(uint32_t vba, uint32_t offset, Token token, uint32_t after
   const Lun lun = first_lun(vba) + offset;
   if (c.primary == kNone) c.primary = take_block(vba);
   if (c.replacement == kNone && offset < m_flash.next_free(c.primary)) {
-    add_replacement(vba, take_block(vba));
+    add_replacement(vba, take_block(vba, /*replacement=*/true));
   }
   PageId page = kNone;
   if (offset >= m_flash.next_free(c.primary)) {  // the page at its offset is still free
@@ -173,7 +173,7 @@ void Nftl::write_unit(uint32_t vba, uint32_t offset, Token token, uint32_t after
   if (m_cache) tell_cache(CacheCall::kInsert, lun, page, 1);
 }
 
-BlockId Nftl::take_block(uint32_t vba) {
+BlockId Nftl::take_block(uint32_t vba, bool replacement) {
   const uint32_t plane = home_plane(vba);
   // Each fold takes one block and frees two; keeping the reserve means a fold always has one.
   while (m_flash.free_blocks(plane) < m_flash.blocks().gc_reserve_blocks()) {
@@ -181,7 +181,7 @@ BlockId Nftl::take_block(uint32_t vba) {
     if (victim == kNone) break;
     fold(victim);
   }
-  return m_flash.allocate(plane);
+  return m_flash.allocate(plane, replacement);
 }
 
 uint32_t Nftl::fold_victim(uint32_t plane) const {
@@ -208,6 +208,7 @@ void Nftl::fold(uint32_t vba, uint32_t incoming_offset, Token incoming_token,
   for (uint32_t p = m_flash.next_free(replacement); p-- > 0;) {
     const PageId page = m_flash.page(replacement, p);
     m_flash.read_spare(page, OpClass::kGc);
+    if (!m_flash.names_unit(page)) continue;  // torn by a power cut
     const Lun lun = m_flash.lun_in(page);
     if (m_newest[offset_of(lun)] == kNone) m_newest[offset_of(lun)] = page;
   }

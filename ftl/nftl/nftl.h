@@ -17,6 +17,7 @@
 #include <memory>
 #include <vector>
 
+#include "ftl/hybrid/block_recovery.h"
 #include "ftl/hybrid/block_scheme.h"
 #include "ftl/translation_cache/translation_cache.h"
 
@@ -25,6 +26,10 @@ namespace ssd::ftl {
 class Nftl final : public BlockScheme {
  public:
   explicit Nftl(const SchemeContext& context);
+  // Rebuilt after a power cut from the spare areas (nftl_recovery.cpp): each virtual block's
+  // primary and replacement block; a fold the cut interrupted is done again; blocks nobody keeps
+  // are erased. The translation cache starts empty.
+  static std::unique_ptr<Nftl> recovered(const SchemeContext& context);
 
   // Per virtual block: primary and replacement block numbers and their next free pages; plus
   // the valid bitmap.
@@ -51,12 +56,14 @@ class Nftl final : public BlockScheme {
                    uint32_t after) override;
   void write_unit(uint32_t vba, uint32_t offset, Token token, uint32_t after);
 
-  // The newest copy of `lun` in the replacement block (the last page naming it), or kNone.
+  // The newest copy of `lun` in the replacement block (the last readable page naming it: after a
+  // power cut the last page may be torn), or kNone.
   PageId newest_in_replacement(BlockId replacement, Lun lun) const;
   // The backward spare-area search, timed (what a cache hit saves).
   PageId search(Lun lun, OpClass op_class, uint32_t& after);
-  // A block for virtual block `vba` on its plane, folding others first while the pool is short.
-  BlockId take_block(uint32_t vba);
+  // A block for virtual block `vba` on its plane, folding others first while the pool is short;
+  // `replacement`: one whose pages take units in arrival order (so marked in its spare areas).
+  BlockId take_block(uint32_t vba, bool replacement = false);
   // Folds `vba` into a fresh block; `incoming` (offset, token, after) joins it when not kNone.
   void fold(uint32_t vba, uint32_t incoming_offset = kNone, Token incoming_token = 0,
             uint32_t incoming_after = kNone);
@@ -64,6 +71,19 @@ class Nftl final : public BlockScheme {
   void drop_replacement(uint32_t vba);
   // The virtual block of `plane` with the fullest replacement block (ties: lowest), or kNone.
   uint32_t fold_victim(uint32_t plane) const;
+
+  // Recovery (nftl_recovery.cpp).
+  void rebuild();
+  // Makes `blocks` (the virtual block's, oldest allocation first) its chain when they are one (a
+  // primary, then at most one replacement) or when a fold the cut interrupted can be finished in
+  // its fresh block; false when the fold must be done again into another block (refold).
+  bool settle(uint32_t vba, const std::vector<NamedBlock>& blocks);
+  void refold(uint32_t vba, const std::vector<NamedBlock>& blocks);
+  // Marks valid the units of `vba` that have a readable copy where NFTL looks for it.
+  void mark_chain_valid(uint32_t vba);
+  // The newest readable copy of `lun` among `newest_first` (a replacement block's last page
+  // naming it, a primary block's page at its offset), or kNone.
+  PageId newest_among(const std::vector<NamedBlock>& newest_first, Lun lun) const;
 
   // The translation cache's work goes to the FTL processor; in the timed run it is also summed
   // here, by kind, for the report.

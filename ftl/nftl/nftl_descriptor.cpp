@@ -61,6 +61,9 @@ SchemeDescriptor nftl_descriptor() {
            (s.cache == "none" ? 0 : 2 * s.cache_bytes);
   };
   d.create = [](const SchemeContext& c) { return std::make_unique<Nftl>(c); };
+  // The block's allocation sequence, its top bit marking a replacement block's pages.
+  d.recover = [](const SchemeContext& c) { return Nftl::recovered(c); };
+  d.recovery_spare_words = [](const Geometry&) { return BlockFlash::kRecoverySpareWords; };
   return d;
 }
 

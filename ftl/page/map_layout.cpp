@@ -134,4 +134,29 @@ std::optional<config::KeyProblem> check_map_layout(const config::PlatformConfig&
   return std::nullopt;
 }
 
+uint64_t checkpoint_bytes(const MapLayout& layout) { return 8 + 4 * layout.map_units(); }
+
+std::optional<config::KeyProblem> check_map_recovery(const config::PlatformConfig& p) {
+  const MapLayout m = map_layout(p, Geometry::from_platform(p));
+  if (m.policy == MapSyncPolicy::kNone) return std::nullopt;
+  const uint64_t segments = m.policy == MapSyncPolicy::kNvram ? m.nvram_bytes : 0;
+  const uint64_t needed = segments + checkpoint_bytes(m);
+  if (needed <= p.nvram.capacity_bytes && p.nvram.kind != "none") return std::nullopt;
+  const PageSettings& s = p.ftl.settings.get<PageSettings>();
+  const std::string key = m.policy != MapSyncPolicy::kNvram ? "nvram.capacity_bytes"
+                          : s.nvram_fraction > 0.0          ? "ftl.page.nvram_fraction"
+                          : s.nvram_bytes != 0              ? "ftl.page.nvram_bytes"
+                                                            : "nvram.capacity_bytes";
+  return config::KeyProblem{
+      key,
+      "leaves no NVRAM for the map's checkpoint: recovery from a power cut with "
+      "ftl.page.map_sync = " +
+          std::string(to_string(m.policy)) + " keeps " + text(checkpoint_bytes(m)) +
+          " bytes there (where each map unit is, and the "
+          "sequence the last sync began at)" +
+          (segments ? " beside the " + text(segments) + " bytes of segment copies" : "") +
+          ", and the platform's NVRAM has " + text(p.nvram.capacity_bytes) + " (nvram.kind = \"" +
+          p.nvram.kind + "\"); give it more, or use map_sync none"};
+}
+
 }  // namespace ssd::ftl

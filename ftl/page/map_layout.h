@@ -41,4 +41,11 @@ MapLayout map_layout(const config::PlatformConfig& platform, const Geometry& geo
 // The layout's problems on this platform (first one, naming the key to change), if any.
 std::optional<config::KeyProblem> check_map_layout(const config::PlatformConfig& platform);
 
+// Bytes of NVRAM a sync's checkpoint takes when the device may lose power (map_sync.h): the
+// program sequence the sync began at, and where each map unit is.
+uint64_t checkpoint_bytes(const MapLayout& layout);
+// Why a device with this layout cannot recover from a power cut (the key to change), if it can't:
+// the checkpoint needs NVRAM beside what the map's segment copies take.
+std::optional<config::KeyProblem> check_map_recovery(const config::PlatformConfig& platform);
+
 }  // namespace ssd::ftl

@@ -20,10 +20,16 @@
 //
 // The content is modelled, not just the traffic: what the map pages on flash say and what the
 // NVRAM copies say are kept per entry, so durable_slot() answers what recovery would rebuild.
-// Like the flash itself, neither is controller DRAM.
+// Like the flash itself, neither is controller DRAM. When the device may lose power, the NVRAM
+// part and the versions of the map pages live in the backend's DurableMap (durable_map.h), which
+// outlives a cut, and each completed sync ends with a checkpoint in NVRAM: where every map unit
+// is and the program sequence the sync began at, from which a recovery rolls forward
+// (map_recovery.h). The checkpoint's NVRAM write (8 bytes plus 4 per map unit that moved) is
+// that durability's only extra cost.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,6 +37,7 @@
 #include "ftl/core/mapping_scheme.h"
 #include "ftl/core/page_store.h"
 #include "ftl/core/scheme_descriptor.h"
+#include "ftl/page/durable_map.h"
 #include "ftl/page/map_layout.h"
 #include "ftl/page/map_segments.h"
 #include "ftl/page/nvram_segments.h"
@@ -64,7 +71,16 @@ class MapSync {
 
   const MapLayout& layout() const { return m_layout; }
   const MapSegments& segments() const { return m_segments; }
-  const NvramSegments& nvram() const { return m_nvram; }
+  const NvramSegments& nvram() const { return m_durable.nvram; }
+  const DurableMap& durable() const { return m_durable; }
+  // Where map unit `unit` (0 .. layout().map_units()) is on flash (kNone: never written).
+  SlotId map_slot(uint64_t unit) const { return m_map_slot[unit]; }
+
+  // After a power cut (map_recovery.h): what the map pages hold (`flash_entries`, per unit),
+  // where they are (`map_slots`, per map unit), and the table the recovery rebuilt; the entries
+  // where the durable map and the table differ are dirty, for the next sync.
+  void adopt(std::vector<SlotId> flash_entries, std::vector<SlotId> map_slots,
+             const std::vector<SlotId>& table);
   // The report's figures of the sync (docs: map_sync_figure_docs()).
   std::vector<MappingFigure> figures() const;
 
@@ -91,16 +107,28 @@ class MapSync {
   // Programs the map pages being assembled, then the NVRAM writes that had to wait for them.
   void finish_pass();
   void copy_entries(uint32_t segment, const std::vector<SlotId>& from, std::vector<SlotId>& to);
+  // The sync that began at program sequence `began_at` completed: its checkpoint to NVRAM.
+  void checkpoint(uint64_t began_at);
+  // An NVRAM write after the pass's map programs: its bytes, and the undo of its change.
+  void after_map_programs(uint32_t bytes, std::function<void()> undo) {
+    m_after_map_programs.push_back({bytes, std::move(undo)});
+  }
+  // The undo of a change to `segment`'s NVRAM directory word (and, with `entries`, its copy).
+  std::function<void()> undo_nvram(uint32_t segment, bool entries);
 
   MapLayout m_layout;
   FlashBackend& m_backend;
   PageStore& m_store;
   MapSegments m_segments;
-  NvramSegments m_nvram;
+  DurableMap& m_durable;  // NVRAM, and the map pages' versions (the backend's: outlives a cut)
+  bool m_versioned;       // the device may lose power: versions and checkpoints
   std::vector<SlotId> m_flash_entries;  // what the map pages on flash say, per unit
-  std::vector<SlotId> m_nvram_entries;  // what the NVRAM copies say (segments NVRAM holds)
   std::vector<SlotId> m_map_slot;       // per map unit: its slot on flash, kNone = never written
-  std::vector<uint32_t> m_after_map_programs;  // bytes of NVRAM writes waiting for the pass's map
+  struct PendingNvramWrite {
+    uint32_t bytes;
+    std::function<void()> undo;
+  };
+  std::vector<PendingNvramWrite> m_after_map_programs;  // wait for the pass's map programs
   Totals m_totals;
 };
 

@@ -23,4 +23,11 @@ void NvramSegments::remove(uint32_t segment) {
   m_copied_at[segment] = kAbsent;
 }
 
+void NvramSegments::restore(uint32_t segment, uint64_t copied_at) {
+  remove(segment);
+  if (copied_at == kAbsent) return;
+  m_copied_at[segment] = copied_at;
+  m_by_age.insert({copied_at, segment});
+}
+
 }  // namespace ssd::ftl

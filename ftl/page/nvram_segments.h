@@ -30,6 +30,9 @@ class NvramSegments {
   // The copy with the highest age (NVRAM must hold one).
   uint32_t oldest() const { return m_by_age.begin()->second; }
   uint64_t age(uint32_t segment) const { return m_syncs - m_copied_at[segment]; }
+  // What NVRAM's directory word of `segment` says (a power cut's undo puts an old one back).
+  uint64_t copied_at(uint32_t segment) const { return m_copied_at[segment]; }
+  void restore(uint32_t segment, uint64_t copied_at);
 
  private:
   static constexpr uint64_t kAbsent = ~uint64_t{0};

@@ -36,16 +36,22 @@ SchemeDescriptor page_descriptor() {
   d.create = [](const SchemeContext& c) {
     return with_sector_layer(c, std::make_unique<PageMapping>(c));
   };
-  d.recover = [](const SchemeContext& c) { return PageMapping::recovered(c); };
+  d.recover = [](const SchemeContext& c) {
+    return recovered_with_sector_layer(c, PageMapping::recovered(c));
+  };
   d.recovery_problem = [](const config::PlatformConfig& p) -> std::optional<config::KeyProblem> {
-    if (map_layout(p, Geometry::from_platform(p)).policy != MapSyncPolicy::kNone) {
+    const bool synced = map_layout(p, Geometry::from_platform(p)).policy != MapSyncPolicy::kNone;
+    if (synced && sector_layer_on(p)) {
       return config::KeyProblem{"ftl.page.map_sync",
-                                "recovery from the map pages (and NVRAM) a sync keeps is not "
-                                "built yet; with power cuts use none (spare-area scan)"};
+                                "recovery of a synced map under the sector layer is not built "
+                                "(the layer lends blocks the map's log does not cover); with "
+                                "power cuts and the sector layer use none"};
     }
+    if (auto problem = check_map_recovery(p)) return problem;
     return sector_layer_recovery_problem(p);
   };
   d.recovery_spare_words = PageStore::recovery_spare_words;
+  d.settings_recovery_spare_words = sector_layer_recovery_spare_words;
   return d;
 }
 

@@ -2,6 +2,7 @@
 
 #include "ftl/core/memory_sizes.h"
 #include "ftl/core/unit_span.h"
+#include "ftl/page/map_recovery.h"
 
 namespace ssd::ftl {
 
@@ -19,7 +20,9 @@ PageMapping::PageMapping(const SchemeContext& context)
 
 std::unique_ptr<PageMapping> PageMapping::recovered(const SchemeContext& context) {
   auto scheme = std::make_unique<PageMapping>(context);
-  scheme->m_l2p = scheme->m_store.recover_table(scheme->m_backend.cpu());
+  scheme->m_l2p = scheme->m_sync
+                      ? recover_synced_map(*scheme->m_sync, scheme->m_backend, scheme->m_store)
+                      : scheme->m_store.recover_table(scheme->m_backend.cpu());
   return scheme;
 }
 

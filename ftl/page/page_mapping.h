@@ -23,8 +23,9 @@ namespace ssd::ftl {
 class PageMapping final : public MappingScheme, public BlockLender, private MappingOwner {
  public:
   explicit PageMapping(const SchemeContext& context);
-  // Rebuilt after a power cut (map_sync none): the table from the spare areas, each unit's copy
-  // the one in the page with the highest program sequence (PageStore::scan_flash).
+  // Rebuilt after a power cut: with map_sync none the table from the spare areas, each unit's
+  // copy the one in the page with the highest program sequence (PageStore::scan_flash); with a
+  // map sync, from the map pages, NVRAM and the log since the last sync (map_recovery.h).
   static std::unique_ptr<PageMapping> recovered(const SchemeContext& context);
 
   void read(const HostCommand& command) override;

@@ -27,20 +27,45 @@ uint32_t log_blocks(const config::PlatformConfig& platform, const Geometry& geom
 }  // namespace
 
 SectorLayer::SectorLayer(const SchemeContext& context, std::unique_ptr<MappingScheme> below,
-                         BlockLender& lender)
+                         BlockLender& lender, std::unique_ptr<LowerScheme> lower, Start start)
     : m_backend(context.backend),
       m_geometry(context.backend.geometry()),
       m_oracle(context.oracle),
       m_below(std::move(below)),
+      m_lower(std::move(lower)),
       m_dram_budget(context.platform.ftl.settings.get<WriteBufferSettings>().bytes),
       m_buffer(m_geometry.sectors_per_unit),
       m_shadow_tokens(m_geometry.sectors_per_unit),
       m_tokens(m_geometry.sectors_per_unit, 0) {
   const uint32_t blocks = log_blocks(context.platform, m_geometry);
   if (blocks > 0) {
-    m_log.emplace(m_backend, lender, static_cast<SectorLog::MergeSink&>(*this), blocks,
-                  context.platform.ftl.settings.get<SectorLogSettings>().hash_buckets);
+    m_log.emplace(
+        m_backend, lender, static_cast<SectorLog::MergeSink&>(*this), blocks,
+        context.platform.ftl.settings.get<SectorLogSettings>().hash_buckets,
+        start == Start::kAfterCut ? SectorLog::Start::kAfterCut : SectorLog::Start::kFresh);
+    m_power_safe = m_log->layout().recoverable;
   }
+  if (start == Start::kAfterCut) recover();
+}
+
+void SectorLayer::recover() {
+  // The buffer and the log's page buffer were DRAM: gone. The log comes back from its blocks.
+  if (m_log) m_log->recover(m_lower->lent_blocks());
+  take_map_work();
+  m_backend.end_batch();
+  // What the recovery did is not the run's: its merges are not GC, its searches not the host's.
+  m_counts = SectorLayerCounts{};
+  if (m_log) m_log->restart_counts();
+  m_recovery_stats = m_below->stats();
+  m_peak_dram = dram_bytes();
+}
+
+const FtlStats& SectorLayer::stats() const {
+  const FtlStats& below = m_below->stats();
+  m_stats.gc_invocations = below.gc_invocations - m_recovery_stats.gc_invocations;
+  m_stats.gc_units_copied = below.gc_units_copied - m_recovery_stats.gc_units_copied;
+  m_stats.gc_erases = below.gc_erases - m_recovery_stats.gc_erases;
+  return m_stats;
 }
 
 uint64_t SectorLayer::buffer_capacity_pages() const {
@@ -57,6 +82,9 @@ uint64_t SectorLayer::held_uncounted(Lun lpn) const {
 }
 
 void SectorLayer::write(const HostCommand& command) {
+  // A FUA write's logged sectors must not outrun the copies below they patch (set_program_barrier);
+  // FtlDevice serves it as this write, then flush() with the same command.
+  if (m_power_safe) m_log->set_program_barrier(command.fua);
   const uint32_t spu = m_geometry.sectors_per_unit;
   const UnitSpan span = unit_span(command.start_sector, command.sector_count, spu);
   for (uint32_t i = 0; i < span.count; ++i) {
@@ -112,7 +140,9 @@ void SectorLayer::write_down(Lun lpn, uint64_t sectors, const Token* tokens) {
   }
   ++m_counts.subpage_down;
   m_counts.subpage_down_sectors += sectors_in(sectors);
-  if (m_log) {
+  // Logged sectors patch the scheme's copy: with power cuts, a page it does not map is written
+  // whole instead (sector_layer.h, "Power loss").
+  if (m_log && (!m_power_safe || m_lower->maps(lpn))) {
     m_log->write(lpn, sectors, tokens);
     return;
   }
@@ -131,8 +161,31 @@ void SectorLayer::merge_to_ftl(Lun lpn, uint64_t sectors, const Token* tokens) {
     ++m_counts.merge_reads;
   }
   write_page_below(lpn, merged);
-  note_written_below(lpn, sectors, tokens);
+  note_written_below(lpn, sectors, tokens, merged);
   prune_shadow(lpn);
+}
+
+Token SectorLayer::copy_token(Lun lpn) const {
+  const auto found = m_shadow.find(lpn);
+  return found != m_shadow.end() ? found->second.base : m_lower->copy_token(lpn);
+}
+
+Token SectorLayer::copy_token_under(Lun lpn, uint32_t sector) const {
+  const auto found = m_shadow.find(lpn);
+  if (found == m_shadow.end() || (found->second.known >> sector & 1) == 0) return 0;
+  return m_shadow_tokens.at(found->second.tokens)[sector];
+}
+
+void SectorLayer::flush_below() {
+  HostCommand command;
+  command.kind = CommandKind::kFlush;
+  m_below->flush(command);
+}
+
+void SectorLayer::recovered_sector(Lun lpn, uint32_t sector, Token under) {
+  Shadow& shadow = shadow_of(lpn);
+  m_shadow_tokens.at(shadow.tokens)[sector] = under;
+  shadow.known |= uint64_t{1} << sector;
 }
 
 void SectorLayer::write_page_below(Lun lpn, Token token) {
@@ -212,28 +265,38 @@ void SectorLayer::trim(const HostCommand& command) {
 }
 
 void SectorLayer::flush(const HostCommand& command) {
+  // Everything the layer holds goes down before the scheme's own flush: the buffer's pages to the
+  // log or the scheme, then the log's page buffer to flash. A flush completes when every
+  // operation issued before it has; a FUA write's flush when its own have (write()).
   while (!m_buffer.empty()) evict_oldest();
   if (m_log) m_log->flush();
   m_below->flush(command);
+  if (m_power_safe) m_log->set_program_barrier(false);
   take_map_work();
+}
+
+SectorLayer::Shadow& SectorLayer::shadow_of(Lun lpn) {
+  auto found = m_shadow.find(lpn);
+  if (found == m_shadow.end()) {
+    found =
+        m_shadow.emplace(lpn, Shadow{m_shadow_tokens.acquire(), 0, m_lower->copy_token(lpn)}).first;
+  }
+  return found->second;
 }
 
 void SectorLayer::note_entering(Lun lpn, uint64_t sectors) {
   if (sectors == 0) return;
-  auto found = m_shadow.find(lpn);
-  if (found == m_shadow.end()) {
-    found = m_shadow.emplace(lpn, Shadow{m_shadow_tokens.acquire(), 0}).first;
-  }
-  Token* tokens = m_shadow_tokens.at(found->second.tokens);
+  Shadow& shadow = shadow_of(lpn);
+  Token* tokens = m_shadow_tokens.at(shadow.tokens);
   const uint64_t first_sector = uint64_t{lpn} * m_geometry.sectors_per_unit;
   for (uint64_t m = sectors; m != 0; m &= m - 1) {
     const auto s = static_cast<uint32_t>(__builtin_ctzll(m));
     tokens[s] = m_oracle != nullptr ? m_oracle->sector(first_sector + s) : 0;
   }
-  found->second.known |= sectors;
+  shadow.known |= sectors;
 }
 
-void SectorLayer::note_written_below(Lun lpn, uint64_t sectors, const Token* tokens) {
+void SectorLayer::note_written_below(Lun lpn, uint64_t sectors, const Token* tokens, Token copy) {
   const auto found = m_shadow.find(lpn);
   if (found == m_shadow.end()) return;
   Token* kept = m_shadow_tokens.at(found->second.tokens);
@@ -241,6 +304,7 @@ void SectorLayer::note_written_below(Lun lpn, uint64_t sectors, const Token* tok
     const auto s = static_cast<uint32_t>(__builtin_ctzll(m));
     kept[s] = tokens[s];
   }
+  found->second.base = copy;
 }
 
 void SectorLayer::prune_shadow(Lun lpn) {

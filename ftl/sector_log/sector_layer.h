@@ -20,6 +20,16 @@
 // layer (simulation bookkeeping standing in for the bytes a real controller reads back; it is not
 // counted as controller memory). A merge with the wrong copy, or a sector from the wrong place,
 // still gives a token the oracle did not compute.
+//
+// Power loss (docs/power-loss.md): the buffer is DRAM, so a cut loses what only it held (a flush
+// drains it: victims to the log or the scheme, the log's page buffer programmed, then the
+// scheme's flush, all before the flush completes). The log's pages carry what a recovery needs
+// (sector_log.h, "Power loss"); after a cut the scheme recovers first, then the layer rebuilds
+// the log, its map and the shadows of the pages it keeps sectors of (SectorLayer with
+// Start::kAfterCut). While power may be cut a sub-page victim of a page the scheme does not map
+// (never written, or trimmed) is written whole below instead of logged: logged sectors patch a
+// copy below, and a trimmed page's old copy may come back after a cut (trims are not durable),
+// which a sector logged over nothing would not be told apart from.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +41,7 @@
 #include "ftl/core/block_lender.h"
 #include "ftl/core/mapping_scheme.h"
 #include "ftl/core/oracle.h"
+#include "ftl/sector_log/lower_scheme.h"
 #include "ftl/sector_log/sector_log.h"
 #include "ftl/sector_log/token_pool.h"
 #include "ftl/sector_log/write_buffer.h"
@@ -52,16 +63,19 @@ struct SectorLayerCounts {
 
 class SectorLayer final : public MappingScheme, private SectorLog::MergeSink {
  public:
-  // Wraps `below`, which lends blocks through `lender` (the same object).
+  // Wraps `below`, which lends blocks through `lender` and answers `lower` (the same object).
+  // kAfterCut: `below` was just recovered from a power cut, and the layer recovers over it.
+  enum class Start { kFresh, kAfterCut };
   SectorLayer(const SchemeContext& context, std::unique_ptr<MappingScheme> below,
-              BlockLender& lender);
+              BlockLender& lender, std::unique_ptr<LowerScheme> lower, Start start = Start::kFresh);
 
   void read(const HostCommand& command) override;
   void write(const HostCommand& command) override;
   void trim(const HostCommand& command) override;
   void flush(const HostCommand& command) override;
 
-  const FtlStats& stats() const override { return m_below->stats(); }
+  // The scheme's, less what a recovery's merges made it do (recovery work, not GC).
+  const FtlStats& stats() const override;
   // The scheme's mapping plus the sector map (the buffer's data pages are not mapping).
   uint64_t mapping_memory_bytes() const override;
   std::optional<double> cache_hit_ratio() const override { return m_below->cache_hit_ratio(); }
@@ -79,13 +93,21 @@ class SectorLayer final : public MappingScheme, private SectorLog::MergeSink {
   uint64_t peak_dram_bytes() const { return m_peak_dram; }
 
  private:
-  // What the scheme's copy of a page holds under the sectors the layer holds of it.
+  // What the scheme's copy of a page holds under the sectors the layer holds of it, and that
+  // copy's token.
   struct Shadow {
     uint32_t tokens;  // TokenPool index: per sector of the unit
     uint64_t known;   // sectors recorded
+    Token base;       // the copy's content token (0: none)
   };
 
   void merge_to_ftl(Lun lpn, uint64_t sectors, const Token* tokens) override;
+  Token copy_token(Lun lpn) const override;
+  Token copy_token_under(Lun lpn, uint32_t sector) const override;
+  void flush_below() override;
+  void recovered_sector(Lun lpn, uint32_t sector, Token under) override;
+  // The layer after a cut: the log rebuilt over the recovered scheme, the counts afresh.
+  void recover();
   // Takes the least recently used page out of the buffer and writes it down.
   void evict_oldest();
   // The buffer's way down for a victim, and the path writes take without a buffer.
@@ -97,8 +119,11 @@ class SectorLayer final : public MappingScheme, private SectorLog::MergeSink {
   Token read_page_below(Lun lpn);
   // Records, for sectors of `lpn` the layer did not hold, what the scheme's copy has there.
   void note_entering(Lun lpn, uint64_t sectors);
-  // The scheme's copy of `lpn` now holds `tokens` on `sectors` (a merge wrote it).
-  void note_written_below(Lun lpn, uint64_t sectors, const Token* tokens);
+  // The scheme's copy of `lpn` now holds `tokens` on `sectors`, and `copy` in all (a merge
+  // wrote it).
+  void note_written_below(Lun lpn, uint64_t sectors, const Token* tokens, Token copy);
+  // The shadow of `lpn`, made empty over the scheme's current copy when absent.
+  Shadow& shadow_of(Lun lpn);
   // Forgets the shadow of `lpn` once the layer holds none of its sectors.
   void prune_shadow(Lun lpn);
   Token shadow_sum(Lun lpn, uint64_t sectors) const;
@@ -111,6 +136,7 @@ class SectorLayer final : public MappingScheme, private SectorLog::MergeSink {
   const Geometry& m_geometry;
   const Oracle* m_oracle;
   std::unique_ptr<MappingScheme> m_below;
+  std::unique_ptr<LowerScheme> m_lower;
   uint64_t m_dram_budget;  // 0: no buffer, no limit
   WriteBuffer m_buffer;
   std::optional<SectorLog> m_log;
@@ -120,6 +146,9 @@ class SectorLayer final : public MappingScheme, private SectorLog::MergeSink {
   WriteBuffer::Victim m_victim;  // scratch: the page being evicted
   SectorLayerCounts m_counts;
   uint64_t m_peak_dram = 0;
+  bool m_power_safe = false;  // the log's pages carry what a recovery needs
+  FtlStats m_recovery_stats;  // the scheme's, as the layer's recovery left them
+  mutable FtlStats m_stats;   // stats(): the scheme's less m_recovery_stats
 };
 
 }  // namespace ssd::ftl

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "config/capacity.h"
+#include "ftl/sector_log/log_page_layout.h"
 #include "ftl/sector_log/sector_log_settings.h"
 
 namespace ssd::ftl {
@@ -118,17 +119,34 @@ uint64_t sector_layer_simulator_bytes(const config::PlatformConfig& p, const Geo
   const uint64_t log_sectors = p.ftl.settings.get<SectorLogSettings>().size_bytes / g.sector_bytes;
   const uint64_t buffer_pages = p.ftl.settings.get<WriteBufferSettings>().bytes / g.unit_bytes;
   const uint64_t per_page = 4ull * g.sectors_per_unit + 48;  // tokens + bookkeeping
-  // Log slots (page, sector, token), map entries, buffered pages, shadows of both.
-  return log_sectors * 9 + log_sectors * per_page + 2 * buffer_pages * per_page;
+  // Log slots (page, sector, token), map entries, buffered pages, shadows of both; with power
+  // cuts, the log pages' data words in the flash (LogPageLayout::kWordsPerSector a sector, and a
+  // hash node a page), counted always: the estimate does not know whether power may be cut.
+  const uint64_t log_pages = log_sectors * g.sector_bytes / g.page_bytes;
+  const uint64_t data_words = log_sectors * 4 * LogPageLayout::kWordsPerSector + log_pages * 64;
+  return log_sectors * 9 + log_sectors * per_page + 2 * buffer_pages * per_page + data_words;
 }
 
 std::optional<config::KeyProblem> sector_layer_recovery_problem(
     const config::PlatformConfig& platform) {
   if (!sector_layer_on(platform)) return std::nullopt;
   const bool log = platform.ftl.settings.get<SectorLogSettings>().size_bytes > 0;
-  return config::KeyProblem{log ? "ftl.sector_log.size_bytes" : "ftl.write_buffer.bytes",
-                            "recovery of the sector log and its map is not built yet; with "
-                            "power cuts leave the sector layer off"};
+  const Geometry g = Geometry::from_platform(platform);
+  // Addresses that do not fit in the spare area go to the data area, which must keep room for
+  // data beside them.
+  if (log && sector_layer_recovery_spare_words(platform, g) == 0 &&
+      LogPageLayout::address_sectors_for(g) == 0) {
+    return config::KeyProblem{
+        "nand.spare_bytes",
+        "holds neither the sector log's sector addresses beside the scheme's words nor does a "
+        "page's data area hold them beside a sector of data; raise it (or nand.page_bytes)"};
+  }
+  return std::nullopt;
+}
+
+uint32_t sector_layer_recovery_spare_words(const config::PlatformConfig& platform,
+                                           const Geometry& geometry) {
+  return sector_log_spare_words(platform, geometry);
 }
 
 }  // namespace ssd::ftl

@@ -15,6 +15,7 @@
 #include "ftl/core/geometry.h"
 #include "ftl/core/mapping_scheme.h"
 #include "ftl/core/scheme_descriptor.h"
+#include "ftl/sector_log/lower_scheme.h"
 #include "ftl/sector_log/sector_layer.h"
 
 namespace ssd::ftl {
@@ -26,10 +27,14 @@ bool sector_layer_on(const config::PlatformConfig& platform);
 // reserve plus its host and GC open blocks); the DRAM must hold the sector map of two log blocks.
 std::optional<config::KeyProblem> check_sector_layer(const config::PlatformConfig& platform,
                                                      uint64_t scheme_blocks = 0);
-// Power cuts: the layer cannot recover yet (its write buffer, log and sector map), so a scheme
-// under it refuses power.*, naming the layer's key; none when the layer is off.
+// Power cuts: why the layer cannot recover with these settings, naming the key to change; none
+// when it can, or when the layer is off.
 std::optional<config::KeyProblem> sector_layer_recovery_problem(
     const config::PlatformConfig& platform);
+// Spare words the layer adds per page when power may be cut (SchemeDescriptor::
+// settings_recovery_spare_words): the sector log's addresses, when the spare area holds them.
+uint32_t sector_layer_recovery_spare_words(const config::PlatformConfig& platform,
+                                           const Geometry& geometry);
 // The figures the layer adds after the scheme's own (report.json "mapping.<name>").
 const std::vector<FigureDoc>& sector_layer_figure_docs();
 // Host memory for the layer's state (log slots, map, buffer, shadow), estimated up front.
@@ -37,12 +42,23 @@ uint64_t sector_layer_simulator_bytes(const config::PlatformConfig& platform,
                                       const Geometry& geometry);
 
 // `scheme` with the layer above it when the platform puts it on, else `scheme` itself.
+// `Scheme` has a unit table (slot_of) over a PageStore (store()): LowerSchemeOf.
 template <class Scheme>
-std::unique_ptr<MappingScheme> with_sector_layer(const SchemeContext& context,
-                                                 std::unique_ptr<Scheme> scheme) {
+std::unique_ptr<MappingScheme> with_sector_layer(
+    const SchemeContext& context, std::unique_ptr<Scheme> scheme,
+    SectorLayer::Start start = SectorLayer::Start::kFresh) {
   if (!sector_layer_on(context.platform)) return scheme;
   BlockLender& lender = *scheme;
-  return std::make_unique<SectorLayer>(context, std::move(scheme), lender);
+  auto lower = std::make_unique<LowerSchemeOf<Scheme>>(*scheme);
+  return std::make_unique<SectorLayer>(context, std::move(scheme), lender, std::move(lower), start);
+}
+// After a power cut: `recovered`, the scheme rebuilt from the flash, with the layer rebuilt above
+// it when the platform puts it on (its write buffer starts empty; its log comes back from the
+// blocks the scheme kept lent).
+template <class Scheme>
+std::unique_ptr<MappingScheme> recovered_with_sector_layer(const SchemeContext& context,
+                                                           std::unique_ptr<Scheme> recovered) {
+  return with_sector_layer(context, std::move(recovered), SectorLayer::Start::kAfterCut);
 }
 
 }  // namespace ssd::ftl

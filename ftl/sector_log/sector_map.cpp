@@ -1,5 +1,7 @@
 #include "ftl/sector_log/sector_map.h"
 
+#include <algorithm>
+
 namespace ssd::ftl {
 
 namespace {
@@ -89,6 +91,14 @@ void SectorMap::remove(Lun lpn) {
   m_entries[entry].next = m_free;
   m_free = entry;
   --m_live;
+}
+
+void SectorMap::clear() {
+  std::fill(m_buckets.begin(), m_buckets.end(), kNone);
+  m_entries.clear();
+  m_locations.clear();
+  m_free = kNone;
+  m_live = 0;
 }
 
 uint64_t SectorMap::sectors(uint32_t entry) const {

@@ -30,6 +30,8 @@ class SectorMap {
   uint32_t peek(Lun lpn) const;
   // Removes the entry (found again through its chain, counted as a search).
   void remove(Lun lpn);
+  // Forgets every entry (a recovery building the map again); the peak stays.
+  void clear();
 
   uint32_t location(uint32_t entry, uint32_t sector) const {
     return m_locations[uint64_t{entry} * m_sectors_per_unit + sector];

@@ -56,6 +56,10 @@ std::optional<config::KeyProblem> check_superblock(const config::PlatformConfig&
   return std::nullopt;
 }
 
+std::optional<config::KeyProblem> recovery_problem(const config::PlatformConfig& p) {
+  return check_frame_recovery("superblock", p.ftl.settings.get<SuperblockSettings>().di_bytes);
+}
+
 }  // namespace
 
 SchemeDescriptor superblock_descriptor() {
@@ -76,6 +80,11 @@ SchemeDescriptor superblock_descriptor() {
            g.logical_units / 8 + entries * (g.pages_per_block + 64) * sizeof(PageId);
   };
   d.create = [](const SchemeContext& c) { return std::make_unique<SuperblockFtl>(c); };
+  // Power cuts (frame_recovery.h): the DI's sequence number is in the spare words the scheme
+  // keeps anyway, so it needs none beyond them; it must be 64 bits wide (data_information.h).
+  d.recover = [](const SchemeContext& c) { return SuperblockFtl::recovered(c); };
+  d.recovery_problem = recovery_problem;
+  d.recovery_spare_words = [](const Geometry&) { return 0u; };
   return d;
 }
 

@@ -1,9 +1,12 @@
 #include "ftl/superblock/superblock_ftl.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "ftl/core/memory_sizes.h"
 #include "ftl/superblock/superblock_settings.h"
+#include "ftl/superblock_frame/frame_recovery.h"
 
 namespace ssd::ftl {
 
@@ -25,6 +28,7 @@ SuperblockFrame::Shape shape_of(const SchemeContext& context) {
   shape.group_pages = l.group_pages;
   shape.cache_entries = s.cache_entries;
   shape.spare_bytes = l.spare_bytes;
+  shape.di_bytes = s.di_bytes;
   shape.any_plane = false;  // a superblock's at most max_physical_blocks share its home plane
   return shape;
 }
@@ -43,6 +47,12 @@ SuperblockFtl::SuperblockFtl(const SchemeContext& context)
   m_entry_bytes = m_pgd_entry_bytes;
 }
 
+std::unique_ptr<SuperblockFtl> SuperblockFtl::recovered(const SchemeContext& context) {
+  auto scheme = std::make_unique<SuperblockFtl>(context);
+  FrameRecovery(*scheme).run();
+  return scheme;
+}
+
 uint64_t SuperblockFtl::mapping_memory_bytes() const {
   return uint64_t(logical_blocks()) * m_pgd_entry_bytes +
          superblock_count() * m_max_blocks * bytes_to_name(m_geometry.blocks()) +
@@ -52,27 +62,62 @@ uint64_t SuperblockFtl::mapping_memory_bytes() const {
 // --- the map -------------------------------------------------------------------------------
 
 void SuperblockFtl::load(CacheEntry& e, PageId pmd, OpClass op_class, uint32_t& after) {
-  if (pmd == kNone) return;  // never written
+  bool holds = resolve(e, pmd, op_class, after);
+  for (uint32_t offset = 0; holds && offset < units_in(e.lbn); ++offset) {
+    holds = e.page_of[offset] != kNone || !unit_valid(first_lun(e.lbn) + offset);
+  }
+  if (!holds) {
+    throw std::logic_error("Superblock FTL: the map of logical block " + std::to_string(e.lbn) +
+                           " on flash is not the one kept");
+  }
+}
+
+bool SuperblockFtl::resolve(CacheEntry& e, PageId pmd, OpClass op_class, uint32_t& after) {
+  std::fill(e.page_of.begin(), e.page_of.end(), kNone);
+  std::fill(e.pt_page.begin(), e.pt_page.end(), kNone);
+  std::fill(e.head.begin(), e.head.end(), kNone);
+  if (pmd == kNone) return true;  // never written
   const uint32_t pmd_read = read_map_spare(pmd, op_class);
   after = pmd_read;
   // Decoded into reused scratch: a miss is on the request's path.
   SuperblockSpare& head = m_load_head;
   decode_superblock_spare(m_layout, m_geometry, pmd, m_backend.flash().spare(pmd), head);
+  const Lun first = first_lun(e.lbn);
+  if (!names(pmd, first, m_geometry.pages_per_block, di_sequence(pmd))) return false;
   e.pt_page = head.pt_page;
   e.head = head.pt_page;  // every page carries its group's whole PT
   const uint32_t own = group_of(offset_of(head.lpn));
   for (uint32_t group = 0; group < m_layout.groups; ++group) {
     const PageId pt = e.pt_page[group];
-    if (pt == kNone) continue;
+    if (pt == kNone) continue;  // never written
     const SuperblockSpare* table = &head;
     if (group != own) {  // its PT page is another page: one more spare-area read
+      // Written before the PMD page, in the group: else a cut left the map half written.
+      if (!names(pt, first + group * m_layout.group_pages, m_layout.group_pages, head.sequence)) {
+        return false;
+      }
       after = read_map_spare(pt, op_class, pmd_read);
       decode_superblock_spare(m_layout, m_geometry, pt, m_backend.flash().spare(pt), m_load_table);
       table = &m_load_table;
     }
     for (uint32_t k = 0; k < m_layout.group_pages; ++k) {
-      e.page_of[group * m_layout.group_pages + k] = table->page_of[k];
+      const uint32_t offset = group * m_layout.group_pages + k;
+      const PageId page = table->page_of[k];
+      // A copy erased since (a trimmed unit's) names nothing.
+      if (names(page, first + offset, 1, table->sequence)) e.page_of[offset] = page;
     }
+  }
+  return true;
+}
+
+void SuperblockFtl::recorded_empty(PageId page, std::vector<uint32_t>& offsets) const {
+  // Every page carries its own group's PT: kNone for the pages that held nothing then.
+  const SuperblockSpare spare =
+      decode_superblock_spare(m_layout, m_geometry, page, m_backend.flash().spare(page));
+  const uint32_t first = group_of(offset_of(spare.lpn)) * m_layout.group_pages;
+  offsets.clear();
+  for (uint32_t k = 0; k < m_layout.group_pages; ++k) {
+    if (spare.page_of[k] == kNone) offsets.push_back(first + k);
   }
 }
 
@@ -139,7 +184,9 @@ void SuperblockFtl::write_units(uint32_t lbn, uint32_t first, const Token* token
     e.head[group_of(offset)] = page;
     mark_valid(lun);
     const uint32_t wait = after != kNone ? after : map_read;
-    program_page(page, e, offset, tokens[i], OpClass::kHostWrite, wait, OpClass::kHostWrite);
+    const uint32_t op =
+        program_page(page, e, offset, tokens[i], OpClass::kHostWrite, wait, OpClass::kHostWrite);
+    note_superseded(op, old);
     if (old_kept) note_dead(old);
     if (old_carrier != kNone) note_dead(old_carrier);
     set_pgd(lbn, page);
@@ -176,6 +223,7 @@ uint32_t SuperblockFtl::relocate(CacheEntry& e, std::vector<Move>& moves, uint32
     const uint32_t read = m_flash.read(move.from, OpClass::kGc, map_read);
     last_program = program_page(to[k], e, move.offset, m_flash.token(move.from), OpClass::kGc, read,
                                 OpClass::kGc);
+    note_superseded(last_program, move.from);
     note_dead(move.from);
     set_pgd(e.lbn, to[k]);
     ++m_stats.gc_units_copied;

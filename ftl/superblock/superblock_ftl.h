@@ -15,9 +15,15 @@
 // cap on a superblock's blocks is max_physical_blocks, and a superblock at the cap whose pages
 // are used up runs the forced GC. Moved pages carry their logical block's map anew; the PBMT of
 // a copy leaves the victim out.
+//
+// Power cuts (recovered()): the map in the spare areas is the whole map, so recovery reads them all
+// back (ftl/superblock_frame/frame_recovery.h). The DI's 64-bit write sequence tells the newest
+// copy; a map a cut left half written (a merge's copies name pages it had not written yet) is
+// written anew, and a superblock a compaction left over max_physical_blocks gives blocks back.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "ftl/superblock/superblock_spare.h"
@@ -28,6 +34,8 @@ namespace ssd::ftl {
 class SuperblockFtl final : public SuperblockFrame {
  public:
   explicit SuperblockFtl(const SchemeContext& context);
+  // Built again from the flash after a power cut (frame_recovery.h).
+  static std::unique_ptr<SuperblockFtl> recovered(const SchemeContext& context);
 
   // PGD entries x bytes(pages) + superblocks x max_physical_blocks x bytes(blocks) + the cache
   // (cache_entries x the bytes of a block's PMD, PTs and PBNs) + the valid bitmap.
@@ -40,6 +48,8 @@ class SuperblockFtl final : public SuperblockFrame {
 
  private:
   void load(CacheEntry& e, PageId newest, OpClass op_class, uint32_t& after) override;
+  bool resolve(CacheEntry& e, PageId head, OpClass op_class, uint32_t& after) override;
+  void recorded_empty(PageId page, std::vector<uint32_t>& offsets) const override;
   uint32_t relocate(CacheEntry& e, std::vector<Move>& moves, uint32_t map_read) override;
   void write_units(uint32_t lbn, uint32_t first, const Token* tokens, uint32_t count,
                    uint32_t after) override;

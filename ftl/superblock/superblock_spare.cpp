@@ -5,6 +5,7 @@
 
 #include "ftl/core/spare_bits.h"
 #include "ftl/superblock/superblock_settings.h"
+#include "ftl/superblock_frame/data_information.h"
 
 namespace ssd::ftl {
 
@@ -76,9 +77,7 @@ PageId get_location(SpareBitReader& in, const SuperblockSpareLayout& l, const Ge
 void encode_superblock_spare(const SuperblockSpareLayout& l, const Geometry& g, PageId page,
                              const SuperblockSpare& spare, uint32_t* words) {
   SpareBitWriter out(words, l.spare_words());
-  out.put(spare.lpn, 32);
-  out.put(spare.sequence, 32);
-  for (uint32_t b = 64; b < l.di_bits; b += 8) out.put(0, 8);  // ECC: not modelled
+  put_data_information(out, l.di_bits, spare.lpn, spare.sequence);
   const uint32_t all_ones = l.pbn_bits == 32 ? ~0u : (1u << l.pbn_bits) - 1;
   for (uint32_t e = 0; e < l.pbmt_entries; ++e) {
     const BlockId block = e < spare.pbmt.size() ? spare.pbmt[e] : kNone;
@@ -119,9 +118,7 @@ SuperblockSpare decode_superblock_spare(const SuperblockSpareLayout& l, const Ge
 void decode_superblock_spare(const SuperblockSpareLayout& l, const Geometry& g, PageId page,
                              const uint32_t* words, SuperblockSpare& spare) {
   SpareBitReader in(words, l.spare_words());
-  spare.lpn = in.get(32);
-  spare.sequence = in.get(32);
-  in.skip(l.di_bits - 64);
+  get_data_information(in, l.di_bits, spare.lpn, spare.sequence);
   const uint32_t all_ones = l.pbn_bits == 32 ? ~0u : (1u << l.pbn_bits) - 1;
   spare.pbmt.resize(l.pbmt_entries);
   for (BlockId& block : spare.pbmt) {

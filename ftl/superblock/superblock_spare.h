@@ -1,9 +1,10 @@
 // The spare-area format of the Superblock FTL (section II.C and figure 2 of
 // shared/papers/lsb-large-superblock-ftl.md), bit-exact in the page's spare words:
 //
-//   DI    di_bytes: the page's logical page number (4 bytes), a write sequence number (4 bytes:
-//         our choice, the paper lists no DI fields but recovery needs to tell the newest copy of a
-//         page), and the ECC (not modelled, left zero)
+//   DI    di_bytes: the page's logical page number (4 bytes), a write sequence number (8 bytes,
+//         4 when di_bytes < 12: our choice, the paper lists no DI fields but recovery needs to
+//         tell the newest copy of a page; superblock_frame/data_information.h), and the ECC (not
+//         modelled, left zero)
 //   PBMT  (max_physical_blocks - 1) x pbn_bytes: the superblock's other physical blocks; an
 //         unused entry is all ones
 //   PMD   groups_per_block entries: where each group's PT page is
@@ -55,7 +56,7 @@ struct SuperblockSpareLayout {
 // One page's spare area, decoded: physical pages, not indices.
 struct SuperblockSpare {
   Lun lpn = kNone;
-  uint32_t sequence = 0;
+  uint64_t sequence = 0;
   std::vector<BlockId> pbmt;    // pbmt_entries, kNone = unused
   std::vector<PageId> pt_page;  // per group of the logical block: its PT page, kNone = never
   std::vector<PageId> page_of;  // per page of this page's group: where it is, kNone = never

@@ -1,6 +1,9 @@
 #include "ftl/superblock_frame/frame_rules.h"
 
+#include <string>
+
 #include "ftl/core/geometry.h"
+#include "ftl/superblock_frame/data_information.h"
 
 namespace ssd::ftl {
 
@@ -42,6 +45,17 @@ std::optional<config::KeyProblem> check_frame_fields(const config::PlatformConfi
         "must be at least 2: a write and a merge each hold one, got " + text(s.cache_entries)};
   }
   return std::nullopt;
+}
+
+std::optional<config::KeyProblem> check_frame_recovery(const std::string& group,
+                                                       uint32_t di_bytes) {
+  if (di_bytes >= kWideSequenceDiBytes) return std::nullopt;
+  return config::KeyProblem{"ftl." + group + ".di_bytes",
+                            "must be at least " + std::to_string(kWideSequenceDiBytes) +
+                                " when power may be cut: the DI holds the page's logical number "
+                                "and a 64-bit write sequence number, which recovery tells the "
+                                "newest copy by (a 32-bit one wraps), got " +
+                                std::to_string(di_bytes)};
 }
 
 std::vector<FigureDoc> frame_figure_docs(const std::string& forced_gcs) {

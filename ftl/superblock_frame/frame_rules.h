@@ -32,6 +32,9 @@ std::optional<config::KeyProblem> check_frame_groups(const config::PlatformConfi
 // cache_entries >= 2 (a write and a merge each hold one). The problem names ftl.<group>.<key>.
 std::optional<config::KeyProblem> check_frame_fields(const config::PlatformConfig& platform,
                                                      const FrameFieldSettings& settings);
+// Power cuts: recovery tells the newest copy by a 64-bit sequence in the DI, which takes
+// di_bytes >= 12 (data_information.h). The problem names ftl.<group>.di_bytes.
+std::optional<config::KeyProblem> check_frame_recovery(const std::string& group, uint32_t di_bytes);
 // The frame's figures (SuperblockFrame::frame_figures), in its order; `forced_gcs` says what a
 // forced GC is in the scheme.
 std::vector<FigureDoc> frame_figure_docs(const std::string& forced_gcs);

@@ -28,7 +28,9 @@ SuperblockFrame::SuperblockFrame(const SchemeContext& context, const char* schem
       m_groups(shape.groups),
       m_group_pages(shape.group_pages),
       m_spare_bytes(shape.spare_bytes),
-      m_any_plane(shape.any_plane) {
+      m_di_bits(shape.di_bytes * 8),
+      m_any_plane(shape.any_plane),
+      m_power_safe(context.backend.flash().journal_on()) {
   m_pgd.assign(logical_blocks(), kNone);
   m_superblocks.resize((logical_blocks() + m_superblock_blocks - 1) / m_superblock_blocks);
   m_written_pages_of.assign(m_superblocks.size(), 0);
@@ -275,6 +277,8 @@ void SuperblockFrame::merge(const std::vector<BlockId>& victims) {
       const PageId page = m_flash.page(victim, p);
       last_read = m_backend.read_spare(page, m_spare_bytes, OpClass::kGc);
       m_counters.gc_spare_reads += counting();
+      // A page a power cut tore fails its ECC: it holds nothing.
+      if (!m_backend.flash().readable(page)) continue;
       candidates.push_back({page, di_lpn(page)});
     }
   }
@@ -417,38 +421,25 @@ bool SuperblockFrame::collect(uint32_t plane) {
 
 // --- recovery --------------------------------------------------------------------------------
 
-void SuperblockFrame::rebuild_from_spare_areas() {
+bool SuperblockFrame::names(PageId target, Lun first, uint32_t count, uint64_t upto) const {
+  const FlashArray& flash = m_backend.flash();
+  if (target == kNone || !flash.is_programmed(target) || !flash.readable(target)) return false;
+  const Lun lpn = di_lpn(target);
+  return lpn >= first && lpn - first < count && di_sequence(target) <= upto;
+}
+
+void SuperblockFrame::note_live(PageId page) {
+  m_flash.blocks().add_valid(page);
+  const uint32_t sb = m_owner[m_geometry.block_of_page(page)];
+  if (sb != kNone) ++m_live_pages_of[sb];
+}
+
+void SuperblockFrame::clear_cache() {
   for (CacheEntry& e : m_cache) {
     if (e.lbn != kNone) m_cache_slot[e.lbn] = kNone;
     e.lbn = kNone;
+    e.pins = 0;
   }
-  std::fill(m_pgd.begin(), m_pgd.end(), kNone);
-  for (std::vector<BlockId>& blocks : m_superblocks) blocks.clear();
-  std::fill(m_owner.begin(), m_owner.end(), kNone);
-  std::vector<uint32_t> newest(logical_blocks(), 0);
-  std::vector<std::pair<uint32_t, BlockId>> first_written;  // (sequence, block)
-  for (BlockId b = 0; b < m_geometry.blocks(); ++b) {
-    if (written(b) == 0) continue;
-    for (uint32_t p = 0; p < written(b); ++p) {
-      const PageId page = m_flash.page(b, p);
-      const uint32_t lbn = lbn_of(di_lpn(page));
-      const uint32_t sequence = m_backend.flash().spare(page)[1];
-      if (p == 0) first_written.push_back({sequence, b});
-      if (m_pgd[lbn] == kNone || sequence > newest[lbn]) {
-        m_pgd[lbn] = page;
-        newest[lbn] = sequence;
-      }
-      m_sequence = std::max(m_sequence, sequence);
-    }
-  }
-  // Blocks in the order they were first written, each to the superblock of its pages.
-  std::sort(first_written.begin(), first_written.end());
-  for (const auto& [sequence, block] : first_written) {
-    const uint32_t sb = superblock_of(lbn_of(di_lpn(m_flash.page(block, 0))));
-    m_superblocks[sb].push_back(block);
-    m_owner[block] = sb;
-  }
-  recount_pages();
 }
 
 }  // namespace ssd::ftl

@@ -23,8 +23,14 @@
 // for the group names). The scheme writes moved pages with their maps anew (relocate()), so the
 // PGD and the maps never name a block that is being collected.
 //
-// Both schemes' data information (DI) starts the spare area with the page's LPN (word 0) and a
-// write sequence number (word 1), from which recovery tells each logical block's newest page.
+// Both schemes' data information (DI) starts the spare area with the page's LPN and a write
+// sequence number (data_information.h), from which recovery tells each unit's newest copy.
+//
+// Power loss (docs/power-loss.md; frame_recovery.h rebuilds the scheme after a cut): recovery
+// takes each unit's newest readable copy as the truth, so a copy must outlive the program of the
+// copy that supersedes it. When the device may lose power every program that writes a unit's new
+// copy names the block of its old one (note_superseded(): FlashBackend::note_supersedes), and an
+// erase of that block waits for it.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +39,7 @@
 #include <vector>
 
 #include "ftl/hybrid/block_scheme.h"
+#include "ftl/superblock_frame/data_information.h"
 
 namespace ssd::ftl {
 
@@ -46,6 +53,7 @@ class SuperblockFrame : public BlockScheme {
     uint32_t group_pages;        // pages of a group
     uint32_t cache_entries;      // whole-logical-block maps cached
     uint32_t spare_bytes;        // bytes a spare-area read transfers
+    uint32_t di_bytes;           // bytes of the DI (data_information.h)
     bool any_plane;              // blocks from every plane (else all from one home plane)
   };
 
@@ -62,11 +70,14 @@ class SuperblockFrame : public BlockScheme {
   uint64_t live_pages(uint32_t superblock) const { return m_live_pages_of[superblock]; }
   // Victims reclaimed with k free (never programmed) pages, k = 0 .. pages_per_block.
   const std::vector<uint64_t>& victim_free_pages() const { return m_victim_free_pages; }
-
-  // Recovery: forgets the PGD, the superblocks' block lists and the cache, and rebuilds the first
-  // two by reading every programmed page's spare area (untimed; the DI's sequence number tells
-  // the newest copy). The power-cut issue times it.
-  void rebuild_from_spare_areas();
+  // What the recovery that built this scheme did beyond reading (frame_recovery.h); zeros for a
+  // scheme that was not recovered. For tests and docs.
+  struct RecoveryWork {
+    uint64_t maps_rewritten = 0;      // logical blocks whose map was written anew
+    uint64_t blocks_given_back = 0;   // blocks a superblock over its cap gave back
+    uint64_t dead_blocks_erased = 0;  // blocks with no live page (or only torn ones) erased
+  };
+  const RecoveryWork& recovery_work() const { return m_recovery_work; }
 
  protected:
   // A logical block's map, resolved: where each page is and which pages carry the map.
@@ -90,6 +101,20 @@ class SuperblockFrame : public BlockScheme {
   // page is `newest` (kNone: never written), by timed spare-area reads (read_map_spare);
   // `after`: the last read.
   virtual void load(CacheEntry& e, PageId newest, OpClass op_class, uint32_t& after) = 0;
+  // What load() does, checking every location the spare areas give (names()): fills `e`'s
+  // locations (and whatever the scheme keeps per entry) from `head` as they are on flash, valid
+  // bits aside; a data entry that names no copy of its page is left kNone (a trimmed unit's page
+  // erased since). False when a map page it follows is not what its namer says (recovery: a map
+  // a cut left half written). kNone `head`: every location kNone, true.
+  virtual bool resolve(CacheEntry& e, PageId head, OpClass op_class, uint32_t& after) = 0;
+  // The pages of its logical block (offsets) that `page`'s map says hold nothing (never written,
+  // or trimmed, when `page` was written): recovery keeps such a unit trimmed when no copy of it
+  // is newer than `page` (functional: the spare area is read already).
+  virtual void recorded_empty(PageId page, std::vector<uint32_t>& offsets) const = 0;
+  // Whether `page` (programmed, readable) can head its logical block's map: be its PGD entry.
+  virtual bool heads_map(PageId /*page*/) const { return true; }
+  // Forgets the scheme's own figures (recovery's work is not the run's).
+  virtual void reset_figures() {}
   // Copies `moves` (live pages of `e`'s logical block in victims, which are out of the
   // superblock's block list) into free pages of the superblock with their maps, updates `e`, the
   // PGD and the live counts, and returns the last program. Copies wait for `map_read`.
@@ -111,7 +136,21 @@ class SuperblockFrame : public BlockScheme {
   bool keeps(const CacheEntry& e, PageId page, uint32_t offset) const;
   // The LPN and sequence number a programmed page's DI holds (functional: no operation).
   Lun di_lpn(PageId page) const { return m_backend.flash().spare(page)[0]; }
-  uint32_t next_sequence() { return ++m_sequence; }
+  uint64_t di_sequence(PageId page) const {
+    return sequence_in(m_backend.flash().spare(page), m_di_bits);
+  }
+  uint64_t next_sequence() { return ++m_sequence; }
+  // Whether `target`, named by a map written at sequence `upto`, holds a copy of one of the
+  // `count` logical pages from `first` on: programmed, readable, its DI naming one of them, and
+  // written no later than the map (a page erased and written again since names something else).
+  bool names(PageId target, Lun first, uint32_t count, uint64_t upto) const;
+  // Program `op` wrote a unit's new copy; `old` held its previous one (kNone: none). When the
+  // device may lose power, `old`'s block is not erased before `op` completes (the header).
+  void note_superseded(uint32_t op, PageId old) {
+    if (m_power_safe && old != kNone) {
+      m_backend.note_supersedes(op, m_geometry.block_of_page(old));
+    }
+  }
 
   // Makes room for `count` pages in superblock `sb`'s blocks: a fresh block while the cap allows,
   // else the forced GC; GC on its plane first when the pool is at the reserve. As the Superblock
@@ -139,6 +178,8 @@ class SuperblockFrame : public BlockScheme {
   uint64_t cache_size() const { return m_cache.size(); }
 
  private:
+  friend class FrameRecovery;  // rebuilds all of the below after a power cut
+
   struct Counters {
     uint64_t lookups = 0, hits = 0;
     uint64_t map_spare_reads = 0;  // to load maps into the cache
@@ -176,6 +217,10 @@ class SuperblockFrame : public BlockScheme {
   void drop_block(uint32_t sb, BlockId block);
   // Sums every superblock's pages afresh (after recovery rebuilt the lists).
   void recount_pages();
+  // Recovery: `page` is live (the reverse of note_dead()).
+  void note_live(PageId page);
+  // Empties the cache (recovery leaves nothing cached).
+  void clear_cache();
 
   std::string m_scheme;  // names the scheme in errors
   uint32_t m_superblock_blocks;
@@ -183,14 +228,17 @@ class SuperblockFrame : public BlockScheme {
   uint32_t m_groups;
   uint32_t m_group_pages;
   uint32_t m_spare_bytes;
+  uint32_t m_di_bits;
   bool m_any_plane;
+  // The device may lose power: its flash journals every operation (note_superseded()).
+  bool m_power_safe;
   std::vector<PageId> m_pgd;                        // per logical block: its newest page
   std::vector<std::vector<BlockId>> m_superblocks;  // per superblock: its blocks, oldest first
   std::vector<uint32_t> m_owner;                    // per block: its superblock, kNone = free
   std::vector<CacheEntry> m_cache;
   std::vector<uint32_t> m_cache_slot;  // per logical block: its cache entry, kNone
   uint64_t m_clock = 0;
-  uint32_t m_sequence = 0;  // written into each page's DI: recovery's "newest"
+  uint64_t m_sequence = 0;  // written into each page's DI: recovery's "newest"
   std::vector<uint64_t> m_victim_free_pages;
   std::vector<Move> m_moves;              // reused by merge()
   std::vector<BlockId> m_lent_to_merges;  // blocks lend_block() gave the current merge
@@ -201,6 +249,7 @@ class SuperblockFrame : public BlockScheme {
   std::vector<BlockId> m_candidates;          // reused by collect(): the plane's full blocks
   std::vector<uint32_t> m_plane_superblocks;  // reused by collect(): their superblocks
   Counters m_counters;
+  RecoveryWork m_recovery_work;
 };
 
 }  // namespace ssd::ftl

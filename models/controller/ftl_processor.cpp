@@ -130,12 +130,16 @@ Picoseconds FtlProcessor::serve(ftl::HostCommand& command, Picoseconds ready,
   // behind it. A flush waits for everything; so does an operation marked kAfterAll, and one
   // marked kAfterData waits for everything but the command's other kAfterData operations.
   // A read of a page whose program is still in flight is served from that program's buffer.
-  Picoseconds completion = time_ops(cpu_end);
+  // A FUA write (the write, then the scheme's flush: ftl::FtlDevice::run) completes with every
+  // operation it recorded, GC's included whatever write_waits_for_gc says: a merge may program
+  // the write's own data as GC work. Unlike a flush it does not wait for earlier commands.
+  const bool fua = command.kind == ftl::CommandKind::kWrite && command.fua;
+  Picoseconds completion = time_ops(cpu_end, fua);
   if (command.kind == ftl::CommandKind::kFlush) completion = std::max(completion, m_all_done_at);
   return completion;
 }
 
-Picoseconds FtlProcessor::time_ops(Picoseconds cpu_end) {
+Picoseconds FtlProcessor::time_ops(Picoseconds cpu_end, bool with_gc) {
   ftl::FlashBackend& backend = m_device.backend();
   const ftl::OpList& ops = backend.ops();
   m_done.resize(ops.size());
@@ -172,7 +176,7 @@ Picoseconds FtlProcessor::time_ops(Picoseconds cpu_end) {
     backend.op_completed(i, m_done[i], m_op_extension.array_start);
     m_all_done_at = std::max(m_all_done_at, m_done[i]);
     if (op.after != ftl::kAfterData) before_data = std::max(before_data, m_done[i]);
-    if (m_write_waits_for_gc || op.op_class != ftl::OpClass::kGc) {
+    if (with_gc || m_write_waits_for_gc || op.op_class != ftl::OpClass::kGc) {
       completion = std::max(completion, m_done[i]);
     }
   }

@@ -81,8 +81,8 @@ class FtlProcessor : public sc_core::sc_module {
   // Runs the command's firmware and times its operations; returns its completion.
   Picoseconds serve(ftl::HostCommand& command, Picoseconds ready, uint64_t& mismatches);
   // Issues the operations the backend recorded, none before `cpu_end`; returns the completion of
-  // the latest (GC's only with controller.write_waits_for_gc).
-  Picoseconds time_ops(Picoseconds cpu_end);
+  // the latest (GC's only with controller.write_waits_for_gc or `with_gc`).
+  Picoseconds time_ops(Picoseconds cpu_end, bool with_gc = false);
   Picoseconds issue(const ftl::FlashOp& op, Picoseconds ready);
 
   ftl::FtlDevice& m_device;

@@ -95,6 +95,7 @@ void HostInterface::record(const ftl::HostCommand& command, Picoseconds arrival,
                            Picoseconds submitted, Picoseconds completion) {
   const auto kind = static_cast<size_t>(command.kind);
   ++m_stats.completed[kind];
+  if (command.kind == ftl::CommandKind::kWrite && command.fua) ++m_stats.fua_writes;
   m_stats.latency[kind].record((completion - arrival) / 1000);
   const uint64_t bytes = uint64_t(command.sector_count) * m_options.sector_bytes;
   if (command.kind == ftl::CommandKind::kRead) m_stats.bytes_read += bytes;
@@ -153,6 +154,7 @@ void HostInterface::run() {
     command.sector_count = request.sector_count;
     command.arrival = arrival;
     command.queue = request.queue;
+    command.fua = request.fua;
     Picoseconds completion = 0;
     try {
       completion = submit(command, submitted);
@@ -174,9 +176,13 @@ void HostInterface::run() {
     if (m_options.power == nullptr) {
       record(command, arrival, submitted, completion);
     } else {
-      const bool flush = command.kind == ftl::CommandKind::kFlush;
-      m_unsettled.push(Unsettled{command, arrival, submitted, completion,
-                                 flush ? m_options.power->flush_marker() : 0});
+      ftl::ChangeSpan durable;
+      if (command.kind == ftl::CommandKind::kFlush) {
+        durable.end = m_options.power->flush_marker();
+      } else if (command.kind == ftl::CommandKind::kWrite && command.fua) {
+        durable = m_options.power->fua_changes();
+      }
+      m_unsettled.push(Unsettled{command, arrival, submitted, completion, durable});
     }
     if (++issued % kProgressCheckEvery == 0) maybe_report_progress();
   }
@@ -206,7 +212,9 @@ void HostInterface::settle(Picoseconds now) {
     const Unsettled& done = m_unsettled.top();
     record(done.command, done.arrival, done.submitted, done.completion);
     if (done.command.kind == ftl::CommandKind::kFlush) {
-      m_options.power->flush_completed(done.flush_marker);
+      m_options.power->flush_completed(done.durable.end);
+    } else if (done.command.kind == ftl::CommandKind::kWrite && done.command.fua) {
+      m_options.power->fua_completed(done.durable);
     }
     m_unsettled.pop();
   }

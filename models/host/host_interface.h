@@ -75,7 +75,9 @@ class HostInterface : public sc_core::sc_module {
     Picoseconds arrival;
     Picoseconds submitted;
     Picoseconds completion;
-    uint64_t flush_marker;
+    // What it makes durable once complete (PowerLoss): a flush what came before
+    // `durable.end`, a FUA write its own changes, `durable`.
+    ftl::ChangeSpan durable;
     bool operator>(const Unsettled& other) const { return completion > other.completion; }
   };
   void settle(Picoseconds now);

@@ -12,6 +12,7 @@ namespace ssd::models {
 
 struct HostStats {
   std::array<uint64_t, ftl::kCommandKinds> completed{};
+  uint64_t fua_writes = 0;  // of the completed writes, those with FUA (ftl::HostCommand::fua)
   std::array<report::LatencyHistogram, ftl::kCommandKinds> latency;
   uint64_t bytes_read = 0;
   uint64_t bytes_written = 0;

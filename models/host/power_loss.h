@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "ftl/core/types.h"
+#include "ftl/power/durability_check.h"
 
 namespace ssd::models {
 
@@ -24,6 +25,11 @@ class PowerLoss {
   virtual uint64_t flush_marker() const = 0;
   // The flush taken at `marker` completed before any cut.
   virtual void flush_completed(uint64_t marker) = 0;
+  // Taken when a FUA write has just run: the changes it made, durable if it completes before a
+  // cut (its own units only).
+  virtual ftl::ChangeSpan fua_changes() const = 0;
+  // The FUA write that made `changes` completed before any cut.
+  virtual void fua_completed(ftl::ChangeSpan changes) = 0;
 };
 
 }  // namespace ssd::models

@@ -40,6 +40,8 @@ class PowerCuts final : public PowerLoss {
   ftl::Picoseconds cut(ftl::Picoseconds at) override;
   uint64_t flush_marker() const override { return m_parts.device.last_flush_marker(); }
   void flush_completed(uint64_t marker) override { m_parts.device.flush_acknowledged(marker); }
+  ftl::ChangeSpan fua_changes() const override { return m_parts.device.last_fua_changes(); }
+  void fua_completed(ftl::ChangeSpan changes) override { m_parts.device.fua_acknowledged(changes); }
 
   // What the cuts did so far (the host adds the commands it lost).
   const report::RunReport::Power& report() const { return m_report; }

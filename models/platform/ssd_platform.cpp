@@ -194,6 +194,7 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
   r.reads = host.completed[kind(CommandKind::kRead)];
   r.writes = host.completed[kind(CommandKind::kWrite)];
   r.flushes = host.completed[kind(CommandKind::kFlush)];
+  r.fua_writes = host.fua_writes;
   r.trims = host.completed[kind(CommandKind::kTrim)];
   r.bytes_read = host.bytes_read;
   r.bytes_written = host.bytes_written;

@@ -60,6 +60,22 @@ TEST(ScenarioValidation, ReadPlusTrimAboveOne) {
   EXPECT_NO_THROW(load_config("", exact.path(), {}));
 }
 
+// workload.fua_ratio: a share of the writes, in [0, 1]; refused outside it, naming the key.
+TEST(ScenarioValidation, FuaRatioIsAShareOfTheWrites) {
+  EXPECT_THAT(scenario_error("[workload]\nfua_ratio = 1.5\n"),
+              HasSubstr("FILE:2: key 'workload.fua_ratio': must be in [0, 1] (got 1.5)"));
+  EXPECT_THAT(scenario_error("[workload]\nfua_ratio = -0.1\n"),
+              HasSubstr("key 'workload.fua_ratio': must be in [0, 1] (got -0.1)"));
+  EXPECT_THAT(scenario_error("[workload]\nfua_ratio = nan\n"),
+              HasSubstr("key 'workload.fua_ratio': must be a finite number"));
+  EXPECT_THAT(scenario_error("[workload]\nfua_ratio = \"half\"\n"),
+              HasSubstr("key 'workload.fua_ratio'"));
+  for (const char* ratio : {"0", "0.2", "1"}) {
+    TempToml ok(std::string("[workload]\nfua_ratio = ") + ratio + "\n");
+    EXPECT_EQ(load_config("", ok.path(), {}).scenario.workload.fua_ratio, std::stod(ratio));
+  }
+}
+
 TEST(ScenarioValidation, RatioOutOfRange) {
   EXPECT_THAT(scenario_error("[workload]\nread_ratio = 1.5\n"),
               HasSubstr("key 'workload.read_ratio': must be in [0, 1] (got 1.5)"));

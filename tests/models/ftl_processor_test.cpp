@@ -327,6 +327,11 @@ class HostInitiator : public sc_core::sc_module {
               sc_time offset = sc_core::SC_ZERO_TIME) {
     submit(kind, 0, kind == CommandKind::kFlush ? 0 : 8, at, offset);
   }
+  // A write with FUA: the device runs two scripts for it, the write's and the flush's.
+  void submit_fua_write(sc_time at = sc_core::SC_ZERO_TIME) {
+    submit(CommandKind::kWrite, at);
+    m_submissions.back().command.fua = true;
+  }
 
   const std::vector<Result>& results() const { return m_results; }
   Picoseconds delay_ps(size_t i) const { return to_ps(m_results.at(i).delay); }
@@ -702,6 +707,47 @@ TEST(FtlProcessor, WithoutWriteWaitsForGcAWriteCompletesWithItsOwnOperations) {
   EXPECT_EQ(rig.host.delay_ps(0), 501 * kUs);
   EXPECT_EQ(rig.host.delay_ps(1), 3551 * kUs);
   EXPECT_EQ(rig.nand.seen().size(), 4u);  // the GC was issued all the same
+}
+
+// A FUA write is served as the write, then the scheme's flush, in one command that completes with
+// all of their operations: its GC's too, even with controller.write_waits_for_gc off (a merge may
+// program the write's own data as GC work), but not earlier commands' (a flush waits for those).
+// An earlier plain write's GC keeps die 3 busy until 6001 us (two erases from 1 us). The FUA
+// write's firmware runs 1-2 us, then its own program on die 0 (2-502 us), its GC on die 1 (2-52,
+// 52-552, 552-3552 us) and its flush's program on die 2 (2-502 us).
+TEST(FtlProcessor, AFuaWriteCompletesWithAllItsOperationsButNotEarlierCommands) {
+  config::PlatformConfig p = timed_platform();
+  p.controller.write_waits_for_gc = false;
+  Rig rig(p);
+  rig.scheme->then([](FlashBackend& b) {  // the earlier plain write
+    b.program(page_on_die(b, 3), nullptr, nullptr, OpClass::kHostWrite);
+    const uint32_t first = b.erase(block_on_die(b, 3, 1), OpClass::kGc);
+    b.erase(block_on_die(b, 3, 2), OpClass::kGc, first);
+  });
+  rig.scheme->then([](FlashBackend& b) {  // the FUA write's write
+    b.program(page_on_die(b, 0), nullptr, nullptr, OpClass::kHostWrite);
+    const uint32_t read = b.read(page_on_die(b, 1, 1), 1, OpClass::kGc);
+    const uint32_t copy = b.program(page_on_die(b, 1, 2), nullptr, nullptr, OpClass::kGc, read);
+    b.erase(block_on_die(b, 1, 1), OpClass::kGc, copy);
+  });
+  rig.scheme->then([](FlashBackend& b) {  // the FUA write's flush
+    b.program(page_on_die(b, 2), nullptr, nullptr, OpClass::kHostWrite);
+  });
+  rig.scheme->then([](FlashBackend&) {});  // a flush
+  rig.host.submit(CommandKind::kWrite);
+  rig.host.submit_fua_write();
+  rig.host.submit(CommandKind::kFlush);
+  sc_core::sc_start();
+
+  ASSERT_EQ(rig.host.results().size(), 3u);
+  EXPECT_EQ(rig.host.delay_ps(0), 501 * kUs);   // a plain write: its GC runs behind it
+  EXPECT_EQ(rig.host.delay_ps(1), 3552 * kUs);  // its GC's erase; not the earlier 6001 us
+  EXPECT_EQ(rig.host.delay_ps(2), 6001 * kUs);  // a flush waits for everything
+  EXPECT_EQ(rig.host.results()[1].id, 2u);      // the FUA write is one command
+  // The flush's program was part of the FUA write, timed from its firmware's end.
+  ASSERT_EQ(rig.nand.seen().size(), 8u);
+  EXPECT_EQ(rig.nand.seen()[7].die, 2u);
+  EXPECT_EQ(rig.nand.seen()[7].ready, 2 * kUs);
 }
 
 // totals(): host commands, cycles and mapping cycles summed over commands, CPU busy time as the

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -144,6 +145,54 @@ TEST(HostInterface, ReadDataCrossesThePcieLinkAfterTheController) {
   // 4096 bytes at 8 GT/s x 1 lane with 128b/130b encoding: 4160 ns on the wire.
   const double expected_ns = 500 + kServiceTime / 1000.0 + 4096 / (8.0 * 128 / 130 / 8);
   EXPECT_NEAR(static_cast<double>(interface.stats().latency[0].max()), expected_ns, 1.0);
+}
+
+// Power cuts that never come: records which flushes and FUA writes the host acknowledges, and
+// with which markers, handing each FUA write a span of its own.
+class RecordingPowerLoss final : public PowerLoss {
+ public:
+  std::optional<ftl::Picoseconds> cut_before(uint64_t, ftl::Picoseconds,
+                                             ftl::Picoseconds) override {
+    return std::nullopt;
+  }
+  ftl::Picoseconds cut(ftl::Picoseconds at) override { return at; }
+  uint64_t flush_marker() const override { return 1000 + m_taken++; }
+  void flush_completed(uint64_t marker) override { flushes.push_back(marker); }
+  ftl::ChangeSpan fua_changes() const override {
+    const uint64_t first = 10 * m_taken++;
+    return {first, first + 3};
+  }
+  void fua_completed(ftl::ChangeSpan changes) override { fua.push_back(changes.first); }
+
+  std::vector<uint64_t> flushes;
+  std::vector<uint64_t> fua;  // first marker of each
+
+ private:
+  mutable uint64_t m_taken = 0;
+};
+
+// FUA writes are passed on to the controller, counted among the writes and apart, and each one's
+// changes, taken when it ran, acknowledged once it completes; a flush's marker likewise.
+TEST(HostInterface, FuaWritesAreCountedAndAcknowledgedWithTheirChanges) {
+  std::vector<workload::Request> requests = reads(6);
+  for (size_t i : {1u, 2u, 4u}) requests[i].kind = ftl::CommandKind::kWrite;
+  requests[2].fua = requests[4].fua = true;
+  requests[3].kind = ftl::CommandKind::kFlush;
+  requests[3].sector_count = 0;
+  requests[0].fua = true;  // FUA on a read means nothing
+  VectorSource source(requests, false);
+  RecordingPowerLoss power;
+  HostInterfaceOptions options;
+  options.queue_depth = 1;
+  options.power = &power;
+  const HostRun run = run_host(source, options);
+
+  ASSERT_TRUE(run.finished);
+  EXPECT_EQ(run.stats.completed[size_t(ftl::CommandKind::kWrite)], 3u);
+  EXPECT_EQ(run.stats.fua_writes, 2u);
+  // Taken in submission order: the first FUA write's span, the flush's marker, the second's.
+  EXPECT_EQ(power.fua, (std::vector<uint64_t>{0, 20}));
+  EXPECT_EQ(power.flushes, (std::vector<uint64_t>{1001}));
 }
 
 }  // namespace

@@ -127,6 +127,7 @@ RunReport full_report() {
   r.scheme = "vet";
   r.reads = 10;
   r.writes = 5;
+  r.fua_writes = 2;  // requests.fua_write: only in runs with FUA writes
   for (uint64_t v = 1; v <= 10; ++v) r.latency_read.record(v * 1000);
   r.host_units_written = 40;
   r.gc_units_written = 4;

@@ -124,6 +124,17 @@ TEST(ReportJson, HasEveryRequiredPath) {
   }
 }
 
+// requests.fua_write: the FUA writes among the writes, only in a run that sent some, so that other
+// reports stay as they were.
+TEST(ReportJson, FuaWritesOnlyWhenThereAreSome) {
+  RunReport r = filled_report();
+  EXPECT_FALSE(to_json(r)["requests"].contains("fua_write"));
+  r.fua_writes = 123;
+  const json j = to_json(r);
+  EXPECT_EQ(at(j, "/requests/fua_write"), 123);
+  EXPECT_EQ(at(j, "/requests/write"), 500);  // FUA writes are writes
+}
+
 TEST(ReportJson, CopiesFieldsVerbatim) {
   const json j = to_json(filled_report());
   EXPECT_EQ(at(j, "/run/platform"), "tiny");

@@ -49,6 +49,15 @@ TEST(ReportSummary, IdentityLatencyAndTotals) {
   EXPECT_EQ(s.back(), '\n');
 }
 
+TEST(ReportSummary, CountsFuaWritesAmongTheWrites) {
+  RunReport r = sample();
+  EXPECT_TRUE(contains(summary_text(r), "requests: 2 read, 0 write, 0 flush")) << summary_text(r);
+  r.writes = 40;
+  r.fua_writes = 8;
+  const std::string s = summary_text(r);
+  EXPECT_TRUE(contains(s, "requests: 2 read, 40 write (8 FUA), 0 flush, 0 trim")) << s;
+}
+
 TEST(ReportSummary, MentionsMismatches) {
   RunReport r = sample();
   r.integrity_mismatches = 3;

@@ -86,9 +86,9 @@ TEST(TraceFormats, BlkparseQueuedEventsWithFlushFuaAndDiscard) {
   EXPECT_EQ(r[0].kind, ftl::CommandKind::kWrite);
   EXPECT_EQ(r[0].offset_bytes, 512000u);
   EXPECT_EQ(r[0].size_bytes, 4096u);
-  EXPECT_FALSE(r[0].flush_after);
+  EXPECT_FALSE(r[0].fua);
   EXPECT_EQ(r[1].kind, ftl::CommandKind::kWrite);  // WFS: a FUA write
-  EXPECT_TRUE(r[1].flush_after);
+  EXPECT_TRUE(r[1].fua);
   EXPECT_FALSE(r[1].flush_before);
   EXPECT_EQ(r[2].kind, ftl::CommandKind::kFlush);  // FN: flush without data
   EXPECT_EQ(r[3].kind, ftl::CommandKind::kTrim);   // D: discard
@@ -96,6 +96,7 @@ TEST(TraceFormats, BlkparseQueuedEventsWithFlushFuaAndDiscard) {
   EXPECT_EQ(r[4].kind, ftl::CommandKind::kRead);   // RA: read-ahead is a read
   EXPECT_TRUE(r[5].flush_before);                  // FWS: preflush, then the write
   EXPECT_EQ(r[5].kind, ftl::CommandKind::kWrite);  // N without flush: not replayed
+  EXPECT_FALSE(r[5].fua);                          // its F is a preflush, not FUA
 }
 
 TEST(TraceFormats, BlkparseActionSelection) {

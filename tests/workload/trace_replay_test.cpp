@@ -1,5 +1,5 @@
 // Placing a trace on the device (regions per device, --device N, fit error / wrap / scale) and
-// replaying it (speed factor, maximum count, flushes around FUA writes).
+// replaying it (speed factor, maximum count, FUA writes and preflushes).
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -111,19 +111,27 @@ TEST(TraceReplay, SpeedDividesArrivalsAndMaxRequestsStops) {
   EXPECT_EQ(replay(two_device_trace(), "error", 8 * kMiB, "all", 1.0, 2).size(), 2u);
 }
 
-TEST(TraceReplay, FuaWriteIsFollowedByAFlushAndPreflushPrecedes) {
+// A FUA write is one command, a write with FUA; a preflush is a flush before the data.
+TEST(TraceReplay, FuaWriteIsOneCommandAndPreflushPrecedes) {
   const std::string path = testing::write_file("fua.blkparse",
                                                "  8,0  1  1  0.000000000  1  Q  WFS 8 + 8 [x]\n"
                                                "  8,0  1  2  0.000001000  1  Q  FWS 16 + 8 [x]\n"
-                                               "  8,0  1  3  0.000002000  1  Q  FN [x]\n");
+                                               "  8,0  1  3  0.000002000  1  Q  FN [x]\n"
+                                               "  8,0  1  4  0.000003000  1  Q  FWF 24 + 8 [x]\n");
   const auto r = replay(path, "error", 8 * kMiB);
-  ASSERT_EQ(r.size(), 5u);
+  ASSERT_EQ(r.size(), 6u);
   EXPECT_EQ(r[0].kind, ftl::CommandKind::kWrite);
+  EXPECT_TRUE(r[0].fua);
+  EXPECT_EQ(r[0].start_sector, 8u);
   EXPECT_EQ(r[1].kind, ftl::CommandKind::kFlush);
-  EXPECT_EQ(r[2].kind, ftl::CommandKind::kFlush);
-  EXPECT_EQ(r[3].kind, ftl::CommandKind::kWrite);
-  EXPECT_EQ(r[3].start_sector, 16u);
-  EXPECT_EQ(r[4].kind, ftl::CommandKind::kFlush);
+  EXPECT_EQ(r[2].kind, ftl::CommandKind::kWrite);
+  EXPECT_FALSE(r[2].fua);
+  EXPECT_EQ(r[2].start_sector, 16u);
+  EXPECT_EQ(r[3].kind, ftl::CommandKind::kFlush);
+  EXPECT_EQ(r[4].kind, ftl::CommandKind::kFlush);  // FWF: a preflush, then a FUA write
+  EXPECT_EQ(r[5].kind, ftl::CommandKind::kWrite);
+  EXPECT_TRUE(r[5].fua);
+  EXPECT_EQ(r[5].start_sector, 24u);
 }
 
 TEST(TraceReplay, ATraceThatChangesAfterTheScanEndsCleanlyWithAFailure) {

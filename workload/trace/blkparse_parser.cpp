@@ -4,7 +4,7 @@
 // other actions are ignored. RWBS: an optional leading F (preflush), the operation (R read,
 // W write, D discard -> trim, N no data), then flags (F = FUA, S sync, M meta, A ahead; only FUA
 // matters here). A no-data request with a flush flag becomes a flush command; a preflush before
-// data becomes a flush before it; a FUA write becomes the write followed by a flush.
+// data becomes a flush before it; a FUA write stays one command, a write with FUA.
 // The per-CPU summary blkparse prints at the end ("CPU0 (8,0):", "Total (8,0):") is ignored.
 #include <map>
 #include <string>
@@ -88,14 +88,14 @@ class BlkparseParser final : public TraceParser {
       if (rwbs[i] == 'F') fua = true;
     }
     m_no_data = false;
-    record.flush_after = false;
+    record.fua = false;
     switch (op) {
       case 'R':
         record.kind = ftl::CommandKind::kRead;
         return true;
       case 'W':
         record.kind = ftl::CommandKind::kWrite;
-        record.flush_after = fua;
+        record.fua = fua;
         return true;
       case 'D':
         record.kind = ftl::CommandKind::kTrim;

@@ -54,7 +54,7 @@ class FioParser final : public TraceParser {
       return LineKind::kIgnore;
     }
     record.offset_bytes = record.size_bytes = 0;
-    record.flush_before = record.flush_after = false;
+    record.flush_before = record.fua = false;
     record.time_ns = m_clock_ns;
     if (action == "sync" || action == "datasync") {
       record.kind = ftl::CommandKind::kFlush;

@@ -20,7 +20,7 @@ struct TraceRecord {
   uint64_t size_bytes = 0;
   uint64_t time_ns = 0;       // absolute, in the trace's clock; the reader rebases it
   bool flush_before = false;  // blkparse preflush (F before the op): a flush precedes the data
-  bool flush_after = false;   // blkparse FUA: the write is followed by a flush of that write
+  bool fua = false;           // blkparse FUA: a write with Force Unit Access (one command)
 };
 
 }  // namespace ssd::workload

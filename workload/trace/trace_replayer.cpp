@@ -54,9 +54,9 @@ bool TraceReplayer::refill() {
     data = Request{};
     data.kind = record.kind;
     data.arrival = arrival;
+    data.fua = record.fua;
     m_layout.place(record, data);
   }
-  if (record.flush_after) m_pending[m_pending_count++] = flush;
   return true;
 }
 

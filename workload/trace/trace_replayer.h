@@ -42,7 +42,7 @@ class TraceReplayer final : public WorkloadSource {
   TraceLayout m_layout;
   TraceReader m_reader;
   TraceReplayStats m_stats;
-  std::array<Request, 3> m_pending;  // flush before, the data request, flush after
+  std::array<Request, 2> m_pending;  // flush before, the data request
   size_t m_pending_count = 0;
   size_t m_pending_next = 0;
   uint64_t m_issued = 0;

@@ -18,7 +18,8 @@ TraceSummary scan_trace(const TraceSpec& spec) {
     TraceDeviceExtent& device = summary.devices[record.device];
     device.device_number = record.device_number;
     ++device.records;
-    summary.flushes += (record.flush_before ? 1 : 0) + (record.flush_after ? 1 : 0);
+    summary.flushes += record.flush_before ? 1 : 0;
+    summary.fua_writes += record.fua ? 1 : 0;
     summary.duration_ns = record.time_ns;
     summary.last_line = reader.line_number();
     switch (record.kind) {

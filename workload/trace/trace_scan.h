@@ -23,8 +23,9 @@ struct TraceSummary {
   TraceSpec spec;
   TraceReadStats read;
   std::vector<TraceDeviceExtent> devices;  // by dense device index
-  // Counts of host commands the trace turns into (flushes include blkparse FUA/preflush ones).
-  uint64_t reads = 0, writes = 0, trims = 0, flushes = 0;
+  // Counts of host commands the trace turns into (flushes include blkparse preflush ones; FUA
+  // writes are among the writes, and counted again in fua_writes).
+  uint64_t reads = 0, writes = 0, trims = 0, flushes = 0, fua_writes = 0;
   uint64_t bytes_read = 0, bytes_written = 0, bytes_trimmed = 0;
   uint64_t min_offset_bytes = 0;  // lowest byte addressed by a data request (any device)
   uint64_t max_end_bytes = 0;     // one past the highest

@@ -14,6 +14,7 @@
 #include "ftl/dac/dac_ftl.h"
 #include "ftl/dac/dac_settings.h"
 #include "ftl/scheme_registry.h"
+#include "ftl/sector_log/sector_layer_descriptor.h"
 #include "ftl/sector_log/sector_log_settings.h"
 #include "tests/ftl/dac/dac_checks.h"
 #include "tests/ftl/power/power_cut_rig.h"
@@ -207,17 +208,23 @@ TEST(DacPowerCut, AfterACompletedFlushEveryUnitIsCurrent) {
   EXPECT_EQ(rig.last_cut().undone + rig.last_cut().torn_programs, 0u);
 }
 
-// DAC can recover with the sequence numbers alone (no spare words of its own), not yet under the
-// sector layer.
-TEST(DacPowerCut, RecoversWithSequenceNumbersButNotUnderTheSectorLayer) {
+// DAC can recover with the sequence numbers alone (no spare words of its own), and under the
+// sector layer (the durability check checks by sector): the buffer adds no spare words, the log
+// its sectors' addresses.
+TEST(DacPowerCut, RecoversWithSequenceNumbersAndUnderTheSectorLayer) {
   config::PlatformConfig p = dac_platform(4);
   EXPECT_FALSE(scheme_catalog().recovery_problem(p).has_value());
-  EXPECT_EQ(scheme_spare_words("dac", p, true),
-            scheme_spare_words("dac", p, false) + UnitWriter::kSequenceWords);
+  const uint32_t plain = scheme_spare_words("dac", p, false);
+  EXPECT_EQ(scheme_spare_words("dac", p, true), plain + UnitWriter::kSequenceWords);
   p.ftl.settings.edit<WriteBufferSettings>().bytes = 1 << 20;
-  const auto problem = scheme_catalog().recovery_problem(p);
-  ASSERT_TRUE(problem.has_value());
-  EXPECT_EQ(problem->key, "ftl.write_buffer.bytes");
+  EXPECT_FALSE(scheme_catalog().recovery_problem(p).has_value());
+  EXPECT_EQ(scheme_spare_words("dac", p, true), plain + UnitWriter::kSequenceWords);
+  p.ftl.settings.edit<SectorLogSettings>().size_bytes =
+      2ull * p.nand.pages_per_block * p.nand.page_bytes;
+  EXPECT_FALSE(scheme_catalog().recovery_problem(p).has_value());
+  const uint32_t addresses = sector_layer_recovery_spare_words(p, Geometry::from_platform(p));
+  EXPECT_GT(addresses, 0u);
+  EXPECT_EQ(scheme_spare_words("dac", p, true), plain + UnitWriter::kSequenceWords + addresses);
 }
 
 }  // namespace

@@ -77,7 +77,7 @@ TEST(LsbSpare, APtPageRoundTripsAndSitsWhereTheFormatSays) {
   const LsbSpareLayout l = LsbSpareLayout::of(8, 8, 64, 64, 20, 3);
   LsbSpare s;
   s.lpn = kLpn;
-  s.sequence = 77;
+  s.sequence = uint64_t{3} << 32 | 77;  // 64 bits: the DI has room (data_information.h)
   s.pmd = false;
   s.pbmt = {7, 9};  // two of G - 1 = 7 entries
   s.pte.assign(8, kNone);
@@ -88,7 +88,9 @@ TEST(LsbSpare, APtPageRoundTripsAndSitsWhereTheFormatSays) {
   std::vector<uint32_t> words(l.spare_words(), 0);
   encode_lsb_spare(l, g, kPage, s, words.data());
   EXPECT_EQ(words[0], kLpn);
-  EXPECT_EQ(words[1], 77u);
+  EXPECT_EQ(words[1], 77u);  // the sequence's low word, then its high word
+  EXPECT_EQ(words[2], 3u);
+  EXPECT_FALSE(lsb_pmd_flag(l, words.data()));
   SpareBitReader in(words.data(), l.spare_words());
   in.skip(160);
   EXPECT_EQ(in.get(1), 0u);  // flag: a PT page
@@ -107,7 +109,7 @@ TEST(LsbSpare, APtPageRoundTripsAndSitsWhereTheFormatSays) {
   const LsbSpare back = decode_lsb_spare(l, g, kPage, words.data());
   EXPECT_FALSE(back.pmd);
   EXPECT_EQ(back.lpn, kLpn);
-  EXPECT_EQ(back.sequence, 77u);
+  EXPECT_EQ(back.sequence, uint64_t{3} << 32 | 77);
   EXPECT_EQ(back.pbmt, (std::vector<BlockId>{7, 9, kNone, kNone, kNone, kNone, kNone}));
   EXPECT_EQ(back.pte, s.pte);
   EXPECT_TRUE(back.pde.empty());
@@ -132,6 +134,7 @@ TEST(LsbSpare, APmdPageRoundTripsWithItsPdes) {
   SpareBitReader in(words.data(), l.spare_words());
   in.skip(160);
   EXPECT_EQ(in.get(1), 1u);  // flag: a PMD page
+  EXPECT_TRUE(lsb_pmd_flag(l, words.data()));
   in.skip(8 * 24 + 8 * (4 + 6));
   EXPECT_EQ(in.get(3), 0u);  // PDE 0: entry 0,
   EXPECT_EQ(in.get(6), 30u);

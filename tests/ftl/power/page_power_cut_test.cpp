@@ -97,24 +97,12 @@ TEST(PagePowerCut, ARecoveryThatSkipsTheNewestBlockIsCaught) {
   testing::PowerCutRig rig(device, 5);
   ASSERT_EQ(rig.run_random(3000), 0u);
   rig.run(CommandKind::kFlush, 0, 0);
-  const Geometry& g = device.geometry();
-  const uint32_t units = g.units_per_page;
-  BlockId newest = kNone;
-  uint64_t highest = 0;
-  for (BlockId b = 0; b < g.blocks(); ++b) {
-    for (uint32_t page = 0; page < device.flash().write_pointer(b); ++page) {
-      const uint32_t* spare = device.flash().spare(g.first_page(b) + page);
-      const uint64_t sequence = spare[units] | uint64_t{spare[units + 1]} << 32;
-      if (sequence > highest) {
-        highest = sequence;
-        newest = b;
-      }
-    }
-  }
-  ASSERT_NE(newest, kNone);
-  device.flash().set_journal(false);
-  device.flash().erase(newest);
-  device.flash().set_journal(true);
+  const uint32_t units = device.geometry().units_per_page;
+  ASSERT_NE(testing::erase_newest_block(device,
+                                        [units](const uint32_t* spare) {
+                                          return spare[units] | uint64_t{spare[units + 1]} << 32;
+                                        }),
+            kNone);
   const DurabilityCheck::Verdict verdict = rig.cut_at(rig.all_done());
   EXPECT_GT(verdict.lost_durable, 0u);
   EXPECT_FALSE(verdict.first_loss.empty());

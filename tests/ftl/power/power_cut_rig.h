@@ -1,6 +1,7 @@
 // Power cuts on a functional device, without SystemC: a stand-in clock gives every operation a
 // completion (after what it waits for, after its block's earlier operations, with the array time
-// of its kind last), flushes are acknowledged once the clock passes their completion, and cut()
+// of its kind last), flushes are acknowledged once the clock passes their completion (a flush's:
+// every operation so far; a FUA write's: its own operations), and cut()
 // cuts at an instant among the operations in flight, recovers, and checks every unit. What the
 // timed platform does (models/platform/power_cuts.h), with the timing simplified to what the
 // rules of the flash need: a die does one operation at a time, in the order they come (so a
@@ -34,13 +35,19 @@ class PowerCutRig {
     device.start_durability_check();
   }
 
-  // Runs one command, times its operations, and acknowledges the flushes that completed.
-  uint64_t run(ftl::CommandKind kind, uint64_t sector, uint32_t count) {
+  // Runs one command (a write with FUA when `fua`), times its operations, and acknowledges the
+  // flushes and FUA writes that completed.
+  uint64_t run(ftl::CommandKind kind, uint64_t sector, uint32_t count, bool fua = false) {
     ftl::HostCommand c = command(kind, sector, count);
+    c.fua = fua;
     const uint64_t mismatches = m_device.run(c);
     const ftl::Picoseconds done = time_ops();
+    m_last_done = done;
     if (kind == ftl::CommandKind::kFlush) {
       m_flushes.push_back({std::max(done, m_all_done), m_device.last_flush_marker()});
+    }
+    if (kind == ftl::CommandKind::kWrite && fua) {
+      m_fua_writes.push_back({done, m_device.last_fua_changes()});
     }
     // Closed loop: at most kQueueDepth commands in flight, the next submitted when the oldest
     // completes (so the host waits for GC as it does on the timed platform).
@@ -55,7 +62,8 @@ class PowerCutRig {
     return mismatches;
   }
 
-  // Random commands as run_random's mix (writes, reads, trims, flushes).
+  // Random commands as run_random's mix (writes, reads, trims, flushes); with set_fua_percent,
+  // that share of the writes FUA.
   uint64_t run_random(uint64_t commands) {
     const ftl::Geometry& g = m_device.geometry();
     uint64_t mismatches = 0;
@@ -67,10 +75,14 @@ class PowerCutRig {
                                     : draw < 85 ? ftl::CommandKind::kRead
                                     : draw < 90 ? ftl::CommandKind::kTrim
                                                 : ftl::CommandKind::kFlush;
-      mismatches += run(kind, start, count);
+      // Drawn only when asked for, so that the mix without FUA stays what it was.
+      const bool fua = kind == ftl::CommandKind::kWrite && m_fua_percent > 0 &&
+                       m_random.below(100) < m_fua_percent;
+      mismatches += run(kind, start, count, fua);
     }
     return mismatches;
   }
+  void set_fua_percent(uint32_t percent) { m_fua_percent = percent; }
 
   // Cuts at an instant from now to the last completion so far, recovers (its operations timed
   // too, so that a later cut can fall inside the recovery), and checks every unit.
@@ -81,6 +93,7 @@ class PowerCutRig {
   ftl::DurabilityCheck::Verdict cut_at(ftl::Picoseconds at) {
     acknowledge(at);
     m_flushes.clear();
+    m_fua_writes.clear();
     m_in_flight.clear();
     m_last_cut = m_device.power_cut(at);
     std::fill(m_die_done.begin(), m_die_done.end(), at);
@@ -103,11 +116,14 @@ class PowerCutRig {
     uint64_t torn = 0;
     uint64_t rolled_back = 0;
     uint64_t current = 0;
+    uint64_t fua_acknowledged = 0;  // FUA writes acknowledged (before a cut or not)
   };
   const CutTotals& totals() const { return m_totals; }
 
   ftl::Picoseconds now() const { return m_now; }
   ftl::Picoseconds all_done() const { return m_all_done; }
+  // When the last command run completes: its latest operation (a FUA write's acknowledgement).
+  ftl::Picoseconds last_done() const { return m_last_done; }
   // When the latest erase timed so far completes (its array time is the kErase before it).
   ftl::Picoseconds last_erase_done() const { return m_last_erase_done; }
   const ftl::FlashArray::CutResult& last_cut() const { return m_last_cut; }
@@ -123,6 +139,10 @@ class PowerCutRig {
   struct PendingFlush {
     ftl::Picoseconds done;
     uint64_t marker;
+  };
+  struct PendingFua {
+    ftl::Picoseconds done;
+    ftl::ChangeSpan changes;
   };
 
   // Gives the backend's operations completions; returns the latest.
@@ -175,6 +195,16 @@ class PowerCutRig {
       m_device.flush_acknowledged(m_flushes.front().marker);
       m_flushes.pop_front();
     }
+    // FUA writes complete in any order (each with its own operations).
+    for (auto it = m_fua_writes.begin(); it != m_fua_writes.end();) {
+      if (it->done > by) {
+        ++it;
+        continue;
+      }
+      m_device.fua_acknowledged(it->changes);
+      ++m_totals.fua_acknowledged;
+      it = m_fua_writes.erase(it);
+    }
   }
 
   ftl::FtlDevice& m_device;
@@ -182,14 +212,41 @@ class PowerCutRig {
   ftl::Picoseconds m_now = 1;
   ftl::Picoseconds m_all_done = 0;
   ftl::Picoseconds m_last_erase_done = 0;
+  ftl::Picoseconds m_last_done = 0;
   std::vector<ftl::Picoseconds> m_die_done;          // per die: when its last operation completes
   std::vector<ftl::Picoseconds> m_superseded_until;  // per block (note_supersedes)
   std::vector<ftl::Picoseconds> m_done;
   std::deque<PendingFlush> m_flushes;
+  std::vector<PendingFua> m_fua_writes;
+  uint32_t m_fua_percent = 0;
   std::deque<ftl::Picoseconds> m_in_flight;  // completions of the commands in flight, in order
   ftl::FlashArray::CutResult m_last_cut;
   ftl::FtlDevice::RecoveryCounts m_recovery;
   CutTotals m_totals;
 };
+
+// Erases the block holding the newest page, by `sequence(spare)` (the page's program sequence
+// as the scheme writes it), behind the scheme's back: as if a recovery had skipped that block.
+// Returns it (kNone: nothing programmed).
+template <class Sequence>
+ftl::BlockId erase_newest_block(ftl::FtlDevice& device, Sequence sequence) {
+  const ftl::Geometry& g = device.geometry();
+  ftl::BlockId newest = ftl::kNone;
+  uint64_t highest = 0;
+  for (ftl::BlockId b = 0; b < g.blocks(); ++b) {
+    for (uint32_t page = 0; page < device.flash().write_pointer(b); ++page) {
+      const uint64_t s = sequence(device.flash().spare(g.first_page(b) + page));
+      if (s > highest) {
+        highest = s;
+        newest = b;
+      }
+    }
+  }
+  if (newest == ftl::kNone) return newest;
+  device.flash().set_journal(false);
+  device.flash().erase(newest);
+  device.flash().set_journal(true);
+  return newest;
+}
 
 }  // namespace ssd::testing

@@ -121,7 +121,7 @@ struct HandBuilt : PaperLayout {
 
   HandBuilt() {
     spare.lpn = 5 * 64 + 37;
-    spare.sequence = 0xCAFEF00Du;
+    spare.sequence = 0x12345678CAFEF00Dull;
     spare.pbmt = {3, 17, kNone, 42, kNone, kNone, 100};
     spare.pt_page = {
         kNone,                     // group 0: never written
@@ -147,10 +147,10 @@ struct HandBuilt : PaperLayout {
 TEST(SuperblockSpare, TheFieldsSitAtTheirBitPositions) {
   HandBuilt h;
   const std::vector<uint32_t> words = h.encoded(0xFFFFFFFFu);
-  // DI: LPN in word 0, sequence in word 1, ECC (words 2-4) zero.
+  // DI: LPN in word 0, the 64-bit sequence in words 1 (low) and 2 (high), ECC (words 3-4) zero.
   EXPECT_EQ(words[0], 357u);
   EXPECT_EQ(words[1], 0xCAFEF00Du);
-  EXPECT_EQ(words[2], 0u);
+  EXPECT_EQ(words[2], 0x12345678u);
   EXPECT_EQ(words[3], 0u);
   EXPECT_EQ(words[4], 0u);
   // PBMT: 7 x 24 bits from bit 160; unused entries all ones.
@@ -267,7 +267,8 @@ void random_round_trips(const SuperblockSettings& s, const Geometry& g, uint64_t
     const PageId page = g.first_page(block) + static_cast<uint32_t>(random.below(ppb));
     SuperblockSpare spare;
     spare.lpn = static_cast<Lun>(random.below(g.logical_units));
-    spare.sequence = static_cast<uint32_t>(random.next());
+    // 64 bits when the DI has room for them (data_information.h), else the low 32.
+    spare.sequence = s.di_bytes >= 12 ? random.next() : static_cast<uint32_t>(random.next());
     // A PBMT of distinct other blocks, some entries unused.
     std::vector<BlockId> used;
     for (uint32_t e = 0; e < l.pbmt_entries; ++e) {
