@@ -232,7 +232,15 @@ void GarbageCollector::relocate_page(PageId page, uint32_t plane, uint32_t& last
   // the part has it): the die copies it through its page register, nothing crosses the channel.
   // Pages partly valid are packed through the controller as below (copy-back moves whole pages).
   // With several GC streams, only a page whose units all go into one stream.
-  if (m_copyback && valid_units == m_geometry.units_per_page) {
+  // When the device may lose power, a copy of mapping metadata (a key beyond the logical units: a
+  // map page, a translation page) waits for every operation issued before it: it names data its
+  // original waited for (FlashOp kAfterData), which may still be in flight, and a recovery that
+  // finds the copy on flash takes what it names as programmed. Such a page is not copied back.
+  bool metadata = false;
+  for (uint32_t u = 0; u < m_geometry.units_per_page && m_guard != nullptr; ++u) {
+    metadata = metadata || ((valid_mask >> u & 1u) != 0 && spare[u] >= m_geometry.logical_units);
+  }
+  if (m_copyback && valid_units == m_geometry.units_per_page && !metadata) {
     UnitWriter& stream = stream_of(spare[0]);
     bool one_stream = true;
     for (uint32_t u = 1; u < m_geometry.units_per_page && m_gc_writers.size() > 1; ++u) {
@@ -250,7 +258,8 @@ void GarbageCollector::relocate_page(PageId page, uint32_t plane, uint32_t& last
     const Lun lun = spare[u];
     const SlotId from = first_slot + u;
     UnitWriter& stream = stream_of(lun);
-    const SlotId to = stream.append_on_plane(plane, lun, m_backend.flash().token(from), read_op);
+    const uint32_t after = metadata && lun >= m_geometry.logical_units ? kAfterAll : read_op;
+    const SlotId to = stream.append_on_plane(plane, lun, m_backend.flash().token(from), after);
     if (m_guard != nullptr) guard_copy(stream, to, m_geometry.block_of_page(page));
     m_owner.relocate(lun, from, to);
     m_blocks.remove_valid(from);

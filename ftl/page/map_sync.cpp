@@ -125,7 +125,20 @@ void MapSync::handle(uint32_t segment, const std::vector<SlotId>& l2p) {
   flush_segment(segment, l2p);
 }
 
+void MapSync::program_named_pages(uint32_t segment, const std::vector<SlotId>& l2p) {
+  if (!m_versioned) return;
+  const Lun first = m_segments.first_entry(segment);
+  const Lun end = first + m_segments.entries_in(segment);
+  for (Lun lun = first; lun < end; ++lun) {
+    if (l2p[lun] != kNone && m_store.buffered(l2p[lun])) {
+      m_store.flush();
+      return;
+    }
+  }
+}
+
 void MapSync::flush_segment(uint32_t segment, const std::vector<SlotId>& l2p) {
+  program_named_pages(segment, l2p);
   copy_entries(segment, l2p, m_flash_entries);
   m_segments.mark_clean(segment);  // before the writes: GC they run may dirty it again
   m_backend.dram(false, m_layout.segment_bytes, OpClass::kMapping);
@@ -169,6 +182,7 @@ void MapSync::copy_to_nvram(uint32_t segment, const std::vector<SlotId>& l2p) {
     evict_oldest();
     into_freed_room = true;
   }
+  program_named_pages(segment, l2p);
   std::function<void()> undo = undo_nvram(segment, true);
   copy_entries(segment, l2p, m_durable.nvram_entries);
   m_segments.mark_clean(segment);

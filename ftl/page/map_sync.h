@@ -107,6 +107,11 @@ class MapSync {
   // Programs the map pages being assembled, then the NVRAM writes that had to wait for them.
   void finish_pass();
   void copy_entries(uint32_t segment, const std::vector<SlotId>& from, std::vector<SlotId>& to);
+  // Programs the pages being assembled if `segment`'s entries in `l2p` name a slot in one (a unit
+  // GC moved during this sync): a map page or NVRAM copy must name only data programmed before it
+  // (its write waits for the data recorded before it, FlashOp kAfterData). When the device may
+  // lose power only: otherwise nothing can tell, and the figures stay as they were.
+  void program_named_pages(uint32_t segment, const std::vector<SlotId>& l2p);
   // The sync that began at program sequence `began_at` completed: its checkpoint to NVRAM.
   void checkpoint(uint64_t began_at);
   // An NVRAM write after the pass's map programs: its bytes, and the undo of its change.

@@ -100,6 +100,16 @@ for policy in nvram conventional; do
     echo "FAIL map_sync $policy soak: exit status $?"; failures=$((failures + 1))
   fi
 done
+# Regression (power.seed 1, an aged full device): GC copied a map page of a sync still in flight
+# to a page that reached the flash before the data it names; the recovery took its entries.
+if "$ssdsim" soak --quiet --out "$work/aged-map" --cuts 5 --set power.seed=1 \
+  --set ftl.page.map_sync=conventional "${nvram[@]}" --set workload.read_ratio=0.3 \
+  --set workload.queue_depth=32 --set workload.requests=20000 --set workload.flush_every_writes=64 \
+  --set precondition.fill_ratio=1 --set precondition.overwrite_ratio=0.5 > /dev/null; then
+  check aged-map "r['power']['lost_durable_units'] == 0" "durable data lost on an aged device"
+else
+  echo "FAIL aged map_sync soak: exit status $?"; failures=$((failures + 1))
+fi
 # The sector layer (write buffer and sector log) over page mapping, with sub-page writes and trims
 # that keep the log busy: the check goes sector by sector, and nothing durable is lost.
 if "$ssdsim" soak --quiet --out "$work/sectors" --cuts 20 --set workload.requests=6000 \
