@@ -232,12 +232,9 @@ void GarbageCollector::relocate_page(PageId page, uint32_t plane, uint32_t& last
   // the part has it): the die copies it through its page register, nothing crosses the channel.
   // Pages partly valid are packed through the controller as below (copy-back moves whole pages).
   // With several GC streams, only a page whose units all go into one stream.
-  // When the device may lose power, a copy of mapping metadata (a key beyond the logical units: a
-  // map page, a translation page) waits for every operation issued before it: it names data its
-  // original waited for (FlashOp kAfterData), which may still be in flight, and a recovery that
-  // finds the copy on flash takes what it names as programmed. Such a page is not copied back.
+  // Copies of mapping metadata may have to wait (set_metadata_copies_wait).
   bool metadata = false;
-  for (uint32_t u = 0; u < m_geometry.units_per_page && m_guard != nullptr; ++u) {
+  for (uint32_t u = 0; u < m_geometry.units_per_page && m_metadata_copies_wait; ++u) {
     metadata = metadata || ((valid_mask >> u & 1u) != 0 && spare[u] >= m_geometry.logical_units);
   }
   if (m_copyback && valid_units == m_geometry.units_per_page && !metadata) {

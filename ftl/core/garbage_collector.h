@@ -78,6 +78,11 @@ class GarbageCollector final : public UnitWriter::SpaceListener {
   void before_new_page(uint32_t plane, bool needs_block) override;
   // Power-loss safe erases (EraseGuard above); nullptr: none (the default).
   void set_erase_guard(EraseGuard* guard) { m_guard = guard; }
+  // A recovery takes what copies of mapping metadata (keys beyond the logical units) say as
+  // programmed (page mapping's synced map): each copy GC makes waits for every operation issued
+  // before it, since its original waited for the data it names (FlashOp kAfterData), which may
+  // still be in flight; and no such page is copied back.
+  void set_metadata_copies_wait(bool on) { m_metadata_copies_wait = on; }
   // Reclaims one victim on `plane`; false when there is none worth taking (one that would not
   // free at least a page).
   bool collect_one(uint32_t plane);
@@ -137,6 +142,7 @@ class GarbageCollector final : public UnitWriter::SpaceListener {
   std::vector<BlockId> m_waiting;
   uint64_t m_seen_programs = 0;
   EraseGuard* m_guard = nullptr;
+  bool m_metadata_copies_wait = false;
 };
 
 }  // namespace ssd::ftl

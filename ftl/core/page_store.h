@@ -166,6 +166,9 @@ class PageStore final : private EraseGuard {
   // streams' plane live limit (plane_balance.h) leaves room for the most any plane has lent, as
   // it does for the open blocks of streams beyond one host and one GC stream.
   BlockId lend_block(uint32_t plane);
+  // GC's copies of mapping metadata wait for every earlier operation
+  // (GarbageCollector::set_metadata_copies_wait): for a scheme whose recovery trusts them.
+  void set_metadata_copies_wait(bool on) { m_gc.set_metadata_copies_wait(on); }
   void take_back(BlockId block);
   const Geometry& geometry() const { return m_blocks.geometry(); }
 

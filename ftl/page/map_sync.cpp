@@ -25,6 +25,9 @@ MapSync::MapSync(const MapLayout& layout, FlashBackend& backend, PageStore& stor
       m_versioned(store.sequenced()),
       m_flash_entries(layout.logical_units, kNone),
       m_map_slot(layout.map_units(), kNone) {
+  // A recovery takes the map pages' entries as programmed data: GC's copies of them must not
+  // reach the flash before that data (found by the soak on an aged device: docs/power-loss.md).
+  store.set_metadata_copies_wait(m_versioned);
   if (!m_durable.sized) {  // a fresh device (a recovered scheme finds it as the cut left it)
     m_durable.sized = true;
     m_durable.nvram = NvramSegments(layout.nvram_segments, layout.segments);
