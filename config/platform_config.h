@@ -112,6 +112,26 @@ struct HostConfig {
   uint32_t max_queue_depth = 1024;    // host.max_queue_depth (entries per submission queue)
 };
 
+// The host-side data cache in controller DRAM (ftl/cache/, docs/cache.md): between the host
+// interface and the FTL, for every scheme.
+struct CacheConfig {
+  // cache.mode: off (no data cache: a write completes when the scheme's operations for it do),
+  // write_through (writes go to the scheme at once and complete as with off; the cache keeps a
+  // clean copy for reads) or write_back (a write completes once its data is in DRAM; dirty lines
+  // go to the scheme when evicted, at the dirty watermark, on a flush and on a FUA write).
+  std::string mode = "off";
+  uint64_t capacity_bytes = 0;  // cache.capacity_bytes (carved from dram.capacity_bytes)
+  uint32_t line_bytes = 0;      // cache.line_bytes (0 = one mapping unit; a multiple of it)
+  bool read_caching = true;     // cache.read_caching: a read miss fills the cache
+  // cache.dirty_high_watermark / cache.dirty_low_watermark: once more than high x capacity is
+  // dirty, write-back runs behind the host until at most low x capacity is (write_back only).
+  double dirty_high_watermark = 0.9;
+  double dirty_low_watermark = 0.7;
+
+  bool on() const { return mode != "off"; }
+  bool write_back() const { return mode == "write_back"; }
+};
+
 struct SimConfig {
   double quantum_ns = 1'000'000.0;  // sim.quantum_ns (TLM global quantum)
   // Host memory the simulator may use for the device (0 = what the machine has available).
@@ -127,6 +147,7 @@ struct PlatformConfig {
   MemoryConfig dram{64ull << 20, 50.0, 50.0, 6400.0, "dram"};
   MemoryConfig nvram{0, 0.0, 0.0, 0.0, "none"};
   HostConfig host;
+  CacheConfig cache;
   SimConfig sim;
 };
 

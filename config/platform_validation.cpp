@@ -184,6 +184,35 @@ std::optional<KeyProblem> check_memories_and_host(const PlatformConfig& p) {
   return std::nullopt;
 }
 
+std::optional<KeyProblem> check_cache(const PlatformConfig& p) {
+  const CacheConfig& c = p.cache;
+  if (!c.on()) return std::nullopt;
+  const uint64_t unit =
+      p.ftl.mapping_unit_bytes != 0 ? p.ftl.mapping_unit_bytes : p.nand.page_bytes;
+  const uint64_t line = c.line_bytes != 0 ? c.line_bytes : unit;
+  if (line % unit != 0 || line / unit > 64) {
+    return KeyProblem{"cache.line_bytes", "must be a multiple of the mapping unit (" +
+                                              std::to_string(unit) + " bytes) of at most 64 units" +
+                                              " (got " + std::to_string(line) + ")"};
+  }
+  if (c.capacity_bytes < line) {
+    return KeyProblem{"cache.capacity_bytes",
+                      "must hold at least one cache line (" + std::to_string(line) +
+                          " bytes) when cache.mode is '" + c.mode + "'" + " (got " +
+                          std::to_string(c.capacity_bytes) + ")"};
+  }
+  if (c.capacity_bytes > p.dram.capacity_bytes) {
+    return KeyProblem{"cache.capacity_bytes",
+                      "must fit in the controller DRAM (dram.capacity_bytes = " +
+                          std::to_string(p.dram.capacity_bytes) + ")" + " (got " +
+                          std::to_string(c.capacity_bytes) + ")"};
+  }
+  if (c.dirty_low_watermark > c.dirty_high_watermark) {
+    return KeyProblem{"cache.dirty_low_watermark", "must be <= cache.dirty_high_watermark"};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<KeyProblem> find_platform_problem(const PlatformConfig& platform,
@@ -194,6 +223,7 @@ std::optional<KeyProblem> find_platform_problem(const PlatformConfig& platform,
   if (auto problem = check_mapping_unit(platform)) return problem;
   if (auto problem = check_gc_headroom(platform)) return problem;
   if (auto problem = check_memories_and_host(platform)) return problem;
+  if (auto problem = check_cache(platform)) return problem;
   return check_scheme(platform, schemes);
 }
 

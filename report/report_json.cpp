@@ -24,6 +24,32 @@ double percentile_us(const std::vector<uint64_t>& sorted, double p) {
   return double(sorted[std::max<size_t>(rank, 1) - 1]) / 1000.0;
 }
 
+json cache_json(const RunReport::Cache& c) {
+  const uint64_t reads = c.read_hit_units + c.read_miss_units;
+  const uint64_t writes = c.write_hit_units + c.write_miss_units;
+  return {{"mode", c.mode},
+          {"capacity_bytes", c.capacity_bytes},
+          {"line_bytes", c.line_bytes},
+          {"capacity_lines", c.capacity_lines},
+          {"read_caching", c.read_caching},
+          {"read_hit_units", c.read_hit_units},
+          {"read_miss_units", c.read_miss_units},
+          {"read_hit_ratio", reads ? double(c.read_hit_units) / double(reads) : 0.0},
+          {"write_hit_units", c.write_hit_units},
+          {"write_miss_units", c.write_miss_units},
+          {"write_hit_ratio", writes ? double(c.write_hit_units) / double(writes) : 0.0},
+          {"fill_units", c.fill_units},
+          {"evicted_lines", c.evicted_lines},
+          {"dirty_evictions", c.dirty_evictions},
+          {"write_back_units", c.write_back_units},
+          {"background_write_back_units", c.background_write_back_units},
+          {"flush_write_back_units", c.flush_write_back_units},
+          {"lines_at_end", c.lines_at_end},
+          {"dirty_lines_at_end", c.dirty_lines_at_end},
+          {"peak_lines", c.peak_lines},
+          {"peak_dirty_lines", c.peak_dirty_lines}};
+}
+
 json power_json(const RunReport::Power& p) {
   std::vector<uint64_t> sorted = p.recovery_ns;
   std::sort(sorted.begin(), sorted.end());
@@ -188,6 +214,8 @@ json to_json(const RunReport& r, bool include_wall_clock) {
                  {"dram_write_bytes", r.dram_write_bytes},
                  {"nvram_read_bytes", r.nvram_read_bytes},
                  {"nvram_write_bytes", r.nvram_write_bytes}};
+
+  if (r.cache) j["cache"] = cache_json(*r.cache);
 
   j["integrity"] = {{"enabled", r.integrity_enabled},
                     {"checked_reads", r.integrity_checked_reads},

@@ -210,6 +210,19 @@ std::string summary_text(const RunReport& report) {
                      human_bytes(mem["dram_write_bytes"].get<uint64_t>()),
                      human_bytes(mem["nvram_read_bytes"].get<uint64_t>()),
                      human_bytes(mem["nvram_write_bytes"].get<uint64_t>()));
+  if (j.contains("cache")) {
+    const json& c = j["cache"];
+    out += fmt::format(
+        "cache: {} {}, {} lines; reads {:.1f}% hit, writes {:.1f}% hit; {} units written back "
+        "({} behind the host, {} by flushes), {} dirty evictions; {} of {} lines dirty at the "
+        "end\n",
+        c["mode"].get<std::string>(), human_bytes(c["capacity_bytes"].get<uint64_t>()),
+        c["capacity_lines"].get<uint64_t>(), c["read_hit_ratio"].get<double>() * 100.0,
+        c["write_hit_ratio"].get<double>() * 100.0, c["write_back_units"].get<uint64_t>(),
+        c["background_write_back_units"].get<uint64_t>(),
+        c["flush_write_back_units"].get<uint64_t>(), c["dirty_evictions"].get<uint64_t>(),
+        c["dirty_lines_at_end"].get<uint64_t>(), c["lines_at_end"].get<uint64_t>());
+  }
   append_integrity(out, j["integrity"]);
   if (j.contains("power")) append_power(out, j["power"]);
 

@@ -116,6 +116,22 @@ struct RunReport {
   uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   uint64_t nvram_read_bytes = 0, nvram_write_bytes = 0;
 
+  // The host-side data cache (cache.*; docs/cache.md); absent (left out of report.json) when
+  // cache.mode is off. Counts are of the timed run; units are mapping units.
+  struct Cache {
+    std::string mode;
+    uint64_t capacity_bytes = 0, line_bytes = 0, capacity_lines = 0;
+    bool read_caching = true;
+    uint64_t read_hit_units = 0, read_miss_units = 0;
+    uint64_t write_hit_units = 0, write_miss_units = 0;
+    uint64_t fill_units = 0;
+    uint64_t evicted_lines = 0, dirty_evictions = 0;
+    uint64_t write_back_units = 0, background_write_back_units = 0, flush_write_back_units = 0;
+    uint64_t lines_at_end = 0, dirty_lines_at_end = 0;
+    uint64_t peak_lines = 0, peak_dirty_lines = 0;
+  };
+  std::optional<Cache> cache;
+
   // Data-integrity oracle.
   bool integrity_enabled = false;
   uint64_t integrity_checked_reads = 0;

@@ -155,6 +155,33 @@ class FlashBackend {
     return kNone;
   }
 
+  // --- the data cache (ftl/cache/data_cache.h) ---
+  // Operations recorded while this is on run behind the command (FlashOp::background).
+  void set_background(bool on) { m_background = on; }
+  // A cache frame's data was written back by this command's operations [first, end): the frame
+  // may take new data once they complete (all at once when the range is empty).
+  struct FrameRelease {
+    uint32_t frame;
+    uint32_t first;
+    uint32_t end;
+  };
+  void note_frame_released(uint32_t frame, uint32_t first, uint32_t end) {
+    if (m_recording) m_frame_releases.push_back({frame, first, end});
+  }
+  // Operation `op` puts new data into cache frame `frame`: it waits until the frame is free.
+  struct FrameFill {
+    uint32_t op;
+    uint32_t frame;
+  };
+  void note_frame_filled(uint32_t op, uint32_t frame) {
+    if (op != kNone) m_frame_fills.push_back({op, frame});
+  }
+  // This command's, in the order noted (the operations' order).
+  const std::vector<FrameRelease>& frame_releases() const { return m_frame_releases; }
+  const std::vector<FrameFill>& frame_fills() const { return m_frame_fills; }
+  // The index the next recorded operation will have.
+  uint32_t next_op() const { return static_cast<uint32_t>(m_ops.size()); }
+
   CpuWork& cpu() { return m_cpu; }
   const WriteCounters& written() const { return m_written; }
   void deliver(Lun lun, Token token, uint64_t sectors = 0) {
@@ -178,6 +205,8 @@ class FlashBackend {
     m_delivered.clear();
     m_journal_of_op.clear();
     m_supersedes.clear();
+    m_frame_releases.clear();
+    m_frame_fills.clear();
   }
   // A power-loss recovery reads the whole device: it calls end_batch() whenever nothing it does
   // later depends on the operations recorded so far, and `sink` (the timing) takes them; then
@@ -224,11 +253,11 @@ class FlashBackend {
     ++m_cpu.flash_ops;
     const uint32_t die = m_geometry.die_of_block(m_geometry.block_of_page(page));
     if (kind == OpKind::kProgram) ++m_programs_in_command[die];
-    return m_ops.push(FlashOp{kind, op_class, die, bytes, after, page, source});
+    return m_ops.push(FlashOp{kind, op_class, die, bytes, after, page, source, m_background});
   }
   uint32_t record_memory(OpKind kind, OpClass op_class, uint32_t bytes, uint32_t after) {
     if (!m_recording) return kNone;
-    return m_ops.push(FlashOp{kind, op_class, 0, bytes, after, 0});
+    return m_ops.push(FlashOp{kind, op_class, 0, bytes, after, 0, kNone, m_background});
   }
   void count_written(const ProgramUnits& units) {
     for (int c = 0; c < kOpClasses; ++c) m_written.units[c] += units.by_class[c];
@@ -248,6 +277,7 @@ class FlashBackend {
   FlashArray& m_flash;
   const Geometry& m_geometry;
   bool m_recording = true;
+  bool m_background = false;
   const DieLoad* m_die_load = nullptr;
   std::vector<uint32_t> m_programs_in_command;  // per die, reset by begin_command()
   OpList m_ops;
@@ -257,6 +287,8 @@ class FlashBackend {
   std::vector<uint64_t> m_journal_of_op;
   std::function<void()> m_batch_sink;
   std::vector<Supersedes> m_supersedes;
+  std::vector<FrameRelease> m_frame_releases;
+  std::vector<FrameFill> m_frame_fills;
   std::unique_ptr<LastingState> m_lasting;
 };
 

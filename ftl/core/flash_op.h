@@ -70,6 +70,10 @@ struct FlashOp {
                           // a barrier (kAfterAll, kAfterData)
   PageId page;            // page (or first page of the block, for erases); for traces and journals
   PageId source = kNone;  // kCopyback: the page copied from (same plane as `page`)
+  // Runs behind the command, which completes without waiting for it: a data cache's write-back
+  // at its dirty watermark (ftl/cache/data_cache.h). The operation still waits for what `after`
+  // names and takes its place on its resources.
+  bool background = false;
 };
 
 inline bool is_flash_op(OpKind kind) { return kind <= OpKind::kCopyback; }

@@ -30,12 +30,17 @@ FtlDevice::FtlDevice(const config::PlatformConfig& platform, const FtlDeviceOpti
   }
   m_scheme = make(
       SchemeContext{platform, *m_backend, options.hash_engine, m_oracle ? &*m_oracle : nullptr});
+  if (platform.cache.on()) m_cache.emplace(m_platform, m_geometry, *m_backend);
 }
 
 uint64_t FtlDevice::run(HostCommand& command) {
   command.id = ++m_next_id;
   m_backend->begin_command();
-  m_scheme->execute(command);
+  if (m_cache && m_backend->recording()) {
+    m_cache->execute(command, *m_scheme);
+  } else {
+    m_scheme->execute(command);
+  }
   const bool fua = command.kind == CommandKind::kWrite && command.fua;
   if (fua) m_scheme->flush(command);
   if (!m_oracle) return 0;
@@ -106,6 +111,7 @@ void FtlDevice::fua_acknowledged(ChangeSpan changes) {
 FlashArray::CutResult FtlDevice::power_cut(Picoseconds cut) {
   m_retired_stats += m_scheme->stats();
   m_scheme.reset();  // DRAM: the scheme's tables, pages being assembled, buffers
+  if (m_cache) m_cache->clear();
   m_backend->begin_command();
   return m_flash->power_cut(cut);
 }

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "config/platform_config.h"
+#include "ftl/cache/data_cache.h"
 #include "ftl/core/flash_array.h"
 #include "ftl/core/flash_backend.h"
 #include "ftl/core/geometry.h"
@@ -42,6 +43,7 @@ class FtlDevice {
   // Runs one command: gives it the next command id, lets the scheme serve it, keeps the oracle
   // up to date and checks reads. The operations it caused are in backend().ops() until the next
   // call. Returns the number of units that failed the integrity check (0 without oracle).
+  // With a data cache the command goes through it (data_cache.h).
   // A FUA write is served as the write, then what a flush does (the scheme's flush: its open
   // pages programmed, its volatile mapping persisted), in the same command, so that the command
   // completes once its data is on flash. More than FUA needs (the scheme's other pending data
@@ -59,6 +61,10 @@ class FtlDevice {
     return total;
   }
   MappingScheme& scheme() { return *m_scheme; }
+  // The host-side data cache (cache.mode; nullptr when off). Untimed runs (preconditioning,
+  // recording off) go straight to the scheme, so the cache starts empty at the timed run.
+  DataCache* data_cache() { return m_cache ? &*m_cache : nullptr; }
+  const DataCache* data_cache() const { return m_cache ? &*m_cache : nullptr; }
   const MappingScheme& scheme() const { return *m_scheme; }
   const Oracle* oracle() const { return m_oracle ? &*m_oracle : nullptr; }
   uint64_t commands_run() const { return m_next_id; }
@@ -76,7 +82,7 @@ class FtlDevice {
   ChangeSpan last_fua_changes() const { return m_last_fua_changes; }
   void fua_acknowledged(ChangeSpan changes);
   // The power goes off at `cut`: the flash keeps what completed by then (FlashArray::power_cut)
-  // and the scheme, with everything it held in DRAM, is gone.
+  // and the scheme and the data cache, with everything they held in DRAM, are gone.
   FlashArray::CutResult power_cut(Picoseconds cut);
   // The power is back: the scheme rebuilds itself from the flash (SchemeDescriptor::recover). Its
   // operations go to the backend's batch sink as it records them (FlashBackend::end_batch); the
@@ -100,6 +106,7 @@ class FtlDevice {
   std::unique_ptr<FlashArray> m_flash;
   std::unique_ptr<FlashBackend> m_backend;
   std::unique_ptr<MappingScheme> m_scheme;
+  std::optional<DataCache> m_cache;
   std::optional<Oracle> m_oracle;
   uint64_t m_next_id = 0;
   config::PlatformConfig m_platform;  // a copy: a recovered scheme's context refers to it

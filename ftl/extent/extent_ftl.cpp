@@ -141,6 +141,10 @@ void ExtentFtl::prepare_partial_units(const HostCommand& command) {
     const SectorMask mask = span.mask_of(index);
     Token previous = 0;
     data.after = kNone;
+    if (command.unit_tokens != nullptr) {  // a layer above supplies the content
+      data.token = command.unit_tokens[index];
+      return;
+    }
     if (mask != span.full_mask) {  // read-modify-write of a partial unit
       // With sequence numbers the write's range was looked up already.
       const SlotId old = m_old_slots.empty() ? m_map->slot_of(lun) : m_old_slots[index];
@@ -168,7 +172,9 @@ void ExtentFtl::place(const HostCommand& command) {
     const uint32_t plane = next_plane((span.first + index) / chunk, end - index);
     for (; index < end; ++index) {
       const Lun lun = span.first + index;
-      UnitData data{whole_unit_token(command.id, lun), kNone};
+      const Token token = command.unit_tokens != nullptr ? command.unit_tokens[index]
+                                                         : whole_unit_token(command.id, lun);
+      UnitData data{token, kNone};
       if (index == 0) data = m_head;
       if (index + 1 == span.count && span.count > 1) data = m_tail;
       const SlotId slot = m_store.write_on_plane(plane, lun, data.token, data.after);

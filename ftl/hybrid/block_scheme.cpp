@@ -77,6 +77,10 @@ void BlockScheme::write(const HostCommand& command) {
     for (uint32_t k = 0; k < run; ++k) {
       const Lun lun = run_first + k;
       const SectorMask mask = span.mask_of(i + k);
+      if (command.unit_tokens != nullptr) {  // a layer above supplies the content
+        m_run_tokens[k] = command.unit_tokens[i + k];
+        continue;
+      }
       Token previous = 0;
       if (mask != span.full_mask && m_valid.valid(lun)) {  // read-modify-write of a partial unit
         uint32_t lookup = kNone;

@@ -74,11 +74,11 @@ uint64_t SectorLayer::buffer_capacity_pages() const {
 }
 
 uint64_t SectorLayer::dram_bytes() const {
-  return m_buffer.pages() * m_geometry.unit_bytes + (m_log ? m_log->memory_bytes() : 0);
+  return m_buffer.lines() * m_geometry.unit_bytes + (m_log ? m_log->memory_bytes() : 0);
 }
 
 uint64_t SectorLayer::held_uncounted(Lun lpn) const {
-  return m_buffer.sectors(lpn) | (m_log ? m_log->held_uncounted(lpn) : 0);
+  return m_buffer.dirty(lpn) | (m_log ? m_log->held_uncounted(lpn) : 0);
 }
 
 void SectorLayer::write(const HostCommand& command) {
@@ -103,7 +103,7 @@ void SectorLayer::write(const HostCommand& command) {
       continue;
     }
     m_backend.dram(true, sectors_in(sectors) * m_geometry.sector_bytes, OpClass::kHostWrite);
-    if (m_buffer.write(lpn, sectors, m_tokens.data())) ++m_counts.buffer_hits;
+    if (m_buffer.write(lpn, sectors, m_tokens.data(), true)) ++m_counts.buffer_hits;
     fit_dram();
   }
   take_map_work();
@@ -125,9 +125,8 @@ void SectorLayer::fit_dram() {
 
 void SectorLayer::evict_oldest() {
   m_buffer.evict_oldest(m_victim);
-  m_backend.dram(false, sectors_in(m_victim.sectors) * m_geometry.sector_bytes,
-                 OpClass::kHostWrite);
-  write_down(m_victim.lpn, m_victim.sectors, m_victim.tokens.data());
+  m_backend.dram(false, sectors_in(m_victim.dirty) * m_geometry.sector_bytes, OpClass::kHostWrite);
+  write_down(static_cast<Lun>(m_victim.line), m_victim.dirty, m_victim.tokens.data());
 }
 
 void SectorLayer::write_down(Lun lpn, uint64_t sectors, const Token* tokens) {
@@ -220,7 +219,7 @@ void SectorLayer::read(const HostCommand& command) {
   for (uint32_t i = 0; i < span.count; ++i) {
     const Lun lpn = span.first + i;
     const uint64_t wanted = span.mask_of(i);
-    const uint64_t in_buffer = m_buffer.sectors(lpn);
+    const uint64_t in_buffer = m_buffer.dirty(lpn);
     const uint64_t in_log = m_log ? m_log->held(lpn) & ~in_buffer : 0;
     const uint64_t held = in_buffer | in_log;
     // The newest copy of every held sector: the buffer's, else the log's (read from flash only

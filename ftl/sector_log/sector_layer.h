@@ -1,7 +1,7 @@
 // The sector layer (shared/papers/sector-log.md): between the host and a page-granular scheme,
-// the DRAM write buffer (write_buffer.h) and, when ftl.sector_log.size_bytes > 0, the sector log
-// (sector_log.h). It turns host commands of any sector range into whole-page commands for the
-// scheme below (a "page" here is the scheme's mapping unit):
+// the DRAM write buffer (ftl/cache/cache_lines.h) and, when ftl.sector_log.size_bytes > 0, the
+// sector log (sector_log.h). It turns host commands of any sector range into whole-page commands
+// for the scheme below (a "page" here is the scheme's mapping unit):
 //   write: into the buffer (a hit merges); a buffer victim with every sector written goes to the
 //          scheme whole, one with some goes to the sector log, or, without a log, to the scheme
 //          as a read-modify-write. Without a buffer, writes take that path at once.
@@ -38,13 +38,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ftl/cache/cache_lines.h"
 #include "ftl/core/block_lender.h"
 #include "ftl/core/mapping_scheme.h"
 #include "ftl/core/oracle.h"
+#include "ftl/core/token_pool.h"
 #include "ftl/sector_log/lower_scheme.h"
 #include "ftl/sector_log/sector_log.h"
-#include "ftl/sector_log/token_pool.h"
-#include "ftl/sector_log/write_buffer.h"
 
 namespace ssd::ftl {
 
@@ -84,7 +84,7 @@ class SectorLayer final : public MappingScheme, private SectorLog::MergeSink {
   void start_measuring() override;
 
   const MappingScheme& below() const { return *m_below; }
-  const WriteBuffer& buffer() const { return m_buffer; }
+  const CacheLines& buffer() const { return m_buffer; }
   const SectorLog* log() const { return m_log ? &*m_log : nullptr; }
   const SectorLayerCounts& counts() const { return m_counts; }
   // Pages the buffer may hold now, and the DRAM the layer uses (buffer + map + page buffer).
@@ -138,12 +138,12 @@ class SectorLayer final : public MappingScheme, private SectorLog::MergeSink {
   std::unique_ptr<MappingScheme> m_below;
   std::unique_ptr<LowerScheme> m_lower;
   uint64_t m_dram_budget;  // 0: no buffer, no limit
-  WriteBuffer m_buffer;
+  CacheLines m_buffer;     // the write buffer: a line per page, a slot per sector, all dirty
   std::optional<SectorLog> m_log;
   TokenPool m_shadow_tokens;
   std::unordered_map<Lun, Shadow> m_shadow;
-  std::vector<Token> m_tokens;   // scratch: one unit's sector tokens
-  WriteBuffer::Victim m_victim;  // scratch: the page being evicted
+  std::vector<Token> m_tokens;  // scratch: one unit's sector tokens
+  CacheLines::Victim m_victim;  // scratch: the page being evicted
   SectorLayerCounts m_counts;
   uint64_t m_peak_dram = 0;
   bool m_power_safe = false;  // the log's pages carry what a recovery needs

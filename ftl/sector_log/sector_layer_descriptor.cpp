@@ -30,6 +30,15 @@ std::optional<config::KeyProblem> check_sector_layer(const config::PlatformConfi
                                                      uint64_t scheme_blocks) {
   const SectorLogSettings& log = p.ftl.settings.get<SectorLogSettings>();
   const uint64_t dram = p.ftl.settings.get<WriteBufferSettings>().bytes;
+  // The layer keeps data by sector in its own write buffer (the same line store as the data
+  // cache, ftl/cache/cache_lines.h): a unit-granular cache above it would hold units the layer
+  // is assembling from sectors, so the two are not stacked.
+  if (sector_layer_on(p) && p.cache.on()) {
+    return config::KeyProblem{"cache.mode",
+                              "must be off with the sector layer: its write buffer "
+                              "(ftl.write_buffer.bytes) is the data cache there (got '" +
+                                  p.cache.mode + "')"};
+  }
   if (log.size_bytes == 0) {
     if (log.hash_buckets == 0) return std::nullopt;
     return config::KeyProblem{"ftl.sector_log.hash_buckets",

@@ -103,6 +103,7 @@ Picoseconds FtlProcessor::serve(ftl::HostCommand& command, Picoseconds ready,
   // Functional first: the firmware runs to completion and leaves its operations behind.
   // Accelerator time from before this command (preconditioning) is not this command's.
   if (m_accelerator != nullptr) m_accelerator->take_wait_ps();
+  m_command_ready = ready;
   mismatches = m_device.run(command);
   ftl::FlashBackend& backend = m_device.backend();
 
@@ -148,12 +149,24 @@ Picoseconds FtlProcessor::time_ops(Picoseconds cpu_end, bool with_gc) {
   Picoseconds before_data = m_all_done_at;  // what a kAfterData operation waits for
   const std::vector<ftl::FlashBackend::Supersedes>& supersedes = backend.supersedes();
   size_t next_supersedes = 0;
+  const std::vector<ftl::FlashBackend::FrameFill>& fills = backend.frame_fills();
+  const std::vector<ftl::FlashBackend::FrameRelease>& releases = backend.frame_releases();
+  size_t next_fill = 0;
+  size_t next_release = 0;
+  // What a command (or a cache frame's write-back) waits for: GC only when writes wait for it.
+  const auto waited_for = [&](const ftl::FlashOp& op) {
+    return with_gc || m_write_waits_for_gc || op.op_class != ftl::OpClass::kGc;
+  };
   for (uint32_t i = 0; i < ops.size(); ++i) {
     const ftl::FlashOp& op = ops[i];
     Picoseconds op_ready = op.after == ftl::kNone        ? cpu_end
                            : op.after == ftl::kAfterAll  ? std::max(cpu_end, m_all_done_at)
                            : op.after == ftl::kAfterData ? std::max(cpu_end, before_data)
                                                          : std::max(cpu_end, m_done[op.after]);
+    // New data for a data-cache frame waits until the frame's last write-back is done.
+    for (; next_fill < fills.size() && fills[next_fill].op == i; ++next_fill) {
+      op_ready = std::max(op_ready, frame_free_at(fills[next_fill].frame));
+    }
     // A power-loss safe erase waits for the programs of its units' newer copies.
     if (op.kind == ftl::OpKind::kErase && !m_superseded_until.empty()) {
       op_ready = std::max(op_ready, m_superseded_until[m_device.geometry().block_of_page(op.page)]);
@@ -176,17 +189,31 @@ Picoseconds FtlProcessor::time_ops(Picoseconds cpu_end, bool with_gc) {
     backend.op_completed(i, m_done[i], m_op_extension.array_start);
     m_all_done_at = std::max(m_all_done_at, m_done[i]);
     if (op.after != ftl::kAfterData) before_data = std::max(before_data, m_done[i]);
-    if (with_gc || m_write_waits_for_gc || op.op_class != ftl::OpClass::kGc) {
-      completion = std::max(completion, m_done[i]);
+    // A background operation (a data cache's write-back at its watermark) runs behind.
+    if (!op.background && waited_for(op)) completion = std::max(completion, m_done[i]);
+    for (; next_release < releases.size() && releases[next_release].end <= i + 1; ++next_release) {
+      const ftl::FlashBackend::FrameRelease& release = releases[next_release];
+      Picoseconds free_at = 0;
+      for (uint32_t k = release.first; k < release.end; ++k) {
+        if (waited_for(ops[k])) free_at = std::max(free_at, m_done[k]);
+      }
+      Picoseconds& frame = frame_free_entry(release.frame);
+      frame = std::max(frame, free_at);
     }
   }
   return completion;
+}
+
+Picoseconds& FtlProcessor::frame_free_entry(uint32_t frame) {
+  if (frame >= m_frame_free_at.size()) m_frame_free_at.resize(frame + 1, 0);
+  return m_frame_free_at[frame];
 }
 
 void FtlProcessor::power_off(Picoseconds cut) {
   m_cpu_free_at = cut;
   m_all_done_at = cut;
   std::fill(m_superseded_until.begin(), m_superseded_until.end(), 0);
+  m_frame_free_at.clear();  // the data cache is gone with the DRAM
   m_program_buffers.clear();
 }
 

@@ -18,6 +18,7 @@
 #include <tlm>
 
 #include "config/platform_config.h"
+#include "ftl/cache/frame_clock.h"
 #include "ftl/core/ftl_device.h"
 #include "models/common/flash_op_extension.h"
 #include "models/common/sim_time.h"
@@ -52,7 +53,7 @@ struct FirmwareTotals {
 
 class AcceleratorPort;
 
-class FtlProcessor : public sc_core::sc_module {
+class FtlProcessor : public sc_core::sc_module, public ftl::FrameClock {
  public:
   tlm_utils::simple_target_socket<FtlProcessor> host_socket;
   tlm_utils::simple_initiator_socket<FtlProcessor> nand_socket;
@@ -64,6 +65,11 @@ class FtlProcessor : public sc_core::sc_module {
   ~FtlProcessor() override;
 
   const FirmwareTotals& totals() const { return m_totals; }
+  // When data-cache frame `frame` may take new data (its last write-back done).
+  Picoseconds frame_free_at(uint32_t frame) const override {
+    return frame < m_frame_free_at.size() ? m_frame_free_at[frame] : 0;
+  }
+  Picoseconds now() const override { return m_command_ready; }
 
   // Power loss (models/platform/power_cuts.h). The power went off at `cut`: the CPU and the
   // operations in flight stopped, the program buffers are lost.
@@ -84,15 +90,20 @@ class FtlProcessor : public sc_core::sc_module {
   // the latest (GC's only with controller.write_waits_for_gc or `with_gc`).
   Picoseconds time_ops(Picoseconds cpu_end, bool with_gc = false);
   Picoseconds issue(const ftl::FlashOp& op, Picoseconds ready);
+  // The same, to update.
+  Picoseconds& frame_free_entry(uint32_t frame);
 
   ftl::FtlDevice& m_device;
   CpuCosts m_costs;
   bool m_write_waits_for_gc;  // controller.write_waits_for_gc
   Picoseconds m_cpu_free_at = 0;
-  Picoseconds m_all_done_at = 0;  // latest completion of any operation so far (for flushes)
+  Picoseconds m_command_ready = 0;  // when the current command reached the controller
+  Picoseconds m_all_done_at = 0;    // latest completion of any operation so far (for flushes)
   // Power-loss safe erases: per block, when the last program of newer copies of its units
   // completes (ftl::FlashBackend::note_supersedes); empty until the FTL notes one.
   std::vector<Picoseconds> m_superseded_until;
+  // Per data-cache frame: when the write-back of the data it held last completes.
+  std::vector<Picoseconds> m_frame_free_at;
   FirmwareTotals m_totals;
   AcceleratorPort* m_accelerator = nullptr;
   std::vector<Picoseconds> m_done;  // per operation of the current command, reused

@@ -7,7 +7,7 @@ namespace ssd::models {
 MemoryModel::MemoryModel(sc_core::sc_module_name name, const MemoryTimingParams& params)
     : LtTarget(name, "ssd/memory"), m_timing(params) {}
 
-LtTarget::Answer MemoryModel::transport(tlm::tlm_generic_payload& payload, Picoseconds /*now*/,
+LtTarget::Answer MemoryModel::transport(tlm::tlm_generic_payload& payload, Picoseconds now,
                                         Picoseconds ready) {
   bool is_write = false;
   uint32_t bytes = payload.get_data_length();
@@ -32,7 +32,7 @@ LtTarget::Answer MemoryModel::transport(tlm::tlm_generic_payload& payload, Picos
   if (address > capacity || bytes > capacity - address) {
     return refused(tlm::TLM_ADDRESS_ERROR_RESPONSE);
   }
-  return completes_at(m_timing.schedule(is_write, bytes, ready));
+  return completes_at(m_timing.schedule(is_write, bytes, ready, now));
 }
 
 }  // namespace ssd::models

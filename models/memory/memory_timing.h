@@ -1,8 +1,13 @@
 // Timing of one controller memory port (DRAM or NVRAM: one model, two configurations): a fixed
-// read or write latency plus the transfer at the port bandwidth, and a busy-until port so that
-// back-to-back accesses queue for the bandwidth. Leaves out banks, rows and refresh, and the
-// asymmetric wear of NVRAM. Plain C++ with no SystemC.
+// read or write latency plus the transfer at the port bandwidth, and a port that carries one
+// transfer at a time, so that back-to-back accesses queue for the bandwidth. The port keeps its
+// reservations as intervals: an access issued now for later (data that lands once a flash read
+// or a cache frame's write-back is done) holds only its own interval, and an access ready
+// earlier takes a gap before it instead of queueing behind it. Leaves out banks, rows and
+// refresh, and the asymmetric wear of NVRAM. Plain C++ with no SystemC.
 #pragma once
+
+#include <map>
 
 #include <cstdint>
 
@@ -35,14 +40,18 @@ class MemoryTiming {
  public:
   explicit MemoryTiming(const MemoryTimingParams& params);
 
-  // Reserves the port for an access that can start no earlier than `ready`; returns its
-  // completion: start = max(ready, port free), completion = start + latency + transfer. The port
-  // is held only for the transfer, so the latencies of successive accesses overlap.
-  Picoseconds schedule(bool is_write, uint32_t bytes, Picoseconds ready);
+  // Reserves the port, at simulated time `now`, for an access that can start no earlier than
+  // `ready` (>= now); returns its completion: start = the earliest time from `ready` on when the
+  // port is free for the whole transfer, completion = start + latency + transfer. The port is
+  // held only for the transfer, so the latencies of successive accesses overlap.
+  Picoseconds schedule(bool is_write, uint32_t bytes, Picoseconds ready, Picoseconds now);
+  Picoseconds schedule(bool is_write, uint32_t bytes, Picoseconds ready) {
+    return schedule(is_write, bytes, ready, 0);
+  }
 
   // The power went off at `cut` and came back: the port is free from then on (what was being
   // transferred stopped; NVRAM keeps what had been written, which is the FTL's business).
-  void power_off(Picoseconds cut) { m_busy_until = cut; }
+  void power_off(Picoseconds) { m_reserved.clear(); }
 
   const MemoryCounters& counters() const { return m_counters; }
   const MemoryTimingParams& params() const { return m_params; }
@@ -51,8 +60,13 @@ class MemoryTiming {
   }
 
  private:
+  // Finds the start of the first gap of `transfer` from `ready` on and reserves it.
+  Picoseconds reserve(Picoseconds ready, Picoseconds transfer);
+
   MemoryTimingParams m_params;
-  Picoseconds m_busy_until = 0;
+  // The port's busy intervals that have not ended (start -> end), never overlapping, touching
+  // ones merged; those that ended before the latest `now` are dropped.
+  std::map<Picoseconds, Picoseconds> m_reserved;
   MemoryCounters m_counters;
 };
 

@@ -75,6 +75,8 @@ SsdPlatform::SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfi
   m_dram = std::make_unique<MemoryModel>("dram", MemoryTimingParams::from_config(platform.dram));
   m_nvram = std::make_unique<MemoryModel>("nvram", MemoryTimingParams::from_config(platform.nvram));
   m_processor = std::make_unique<FtlProcessor>("ftl_processor", platform, *m_device);
+  // When each data-cache frame frees, for the cache to reuse the one that frees first.
+  if (ftl::DataCache* cache = m_device->data_cache()) cache->set_frame_clock(m_processor.get());
   HostInterfaceOptions host = host_options(m_config, options);
   if (m_config.scenario.power.on()) {
     m_power = std::make_unique<PowerCuts>(
@@ -148,6 +150,7 @@ void SsdPlatform::precondition() {
     m_device->start_durability_check();
   }
   m_device->scheme().start_measuring();
+  if (ftl::DataCache* cache = m_device->data_cache()) cache->start_measuring();
   m_precondition_wall_s = seconds_since(start);
   if (show && m_precondition_wall_s > 2.0) std::fprintf(stderr, "\n");
 }
@@ -275,6 +278,30 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
   r.dram_write_bytes = m_dram->timing().counters().write_bytes;
   r.nvram_read_bytes = m_nvram->timing().counters().read_bytes;
   r.nvram_write_bytes = m_nvram->timing().counters().write_bytes;
+
+  if (const ftl::DataCache* cache = m_device->data_cache()) {
+    report::RunReport::Cache& c = r.cache.emplace();
+    const ftl::CacheCounts& n = cache->counts();
+    c.mode = platform.cache.mode;
+    c.capacity_bytes = platform.cache.capacity_bytes;
+    c.line_bytes = cache->line_bytes();
+    c.capacity_lines = cache->capacity_lines();
+    c.read_caching = platform.cache.read_caching;
+    c.read_hit_units = n.read_hit_units;
+    c.read_miss_units = n.read_miss_units;
+    c.write_hit_units = n.write_hit_units;
+    c.write_miss_units = n.write_miss_units;
+    c.fill_units = n.fill_units;
+    c.evicted_lines = n.evicted_lines;
+    c.dirty_evictions = n.dirty_evictions;
+    c.write_back_units = n.write_back_units;
+    c.background_write_back_units = n.background_write_back_units;
+    c.flush_write_back_units = n.flush_write_back_units;
+    c.lines_at_end = cache->lines();
+    c.dirty_lines_at_end = cache->dirty_lines();
+    c.peak_lines = n.peak_lines;
+    c.peak_dirty_lines = n.peak_dirty_lines;
+  }
 
   const ftl::Oracle* oracle = m_device->oracle();
   r.integrity_enabled = oracle != nullptr;

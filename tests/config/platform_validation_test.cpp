@@ -210,3 +210,41 @@ TEST(Capacity, RatiosLandingOnWholeNumbersAreNotRoundedAway) {
 
 }  // namespace
 }  // namespace ssd::config::test
+
+namespace ssd::config::test {
+namespace {
+
+// The data cache (cache.*, docs/cache.md): each impossible setting is refused naming its key.
+TEST(PlatformValidation, DataCacheSettingsThatCannotWork) {
+  EXPECT_THAT(platform_error("[cache]\nmode = \"write_behind\"\n"),
+              HasSubstr("FILE:2: key 'cache.mode'"));
+  EXPECT_THAT(platform_error("[cache]\nmode = \"write_back\"\n"),
+              HasSubstr("key 'cache.capacity_bytes': must hold at least one cache line (4096 "
+                        "bytes) when cache.mode is 'write_back' (got 0)"));
+  EXPECT_THAT(platform_error("[cache]\nmode = \"write_back\"\ncapacity_bytes = 1048576\n"
+                             "line_bytes = 6144\n"),
+              HasSubstr("key 'cache.line_bytes': must be a multiple of the mapping unit (4096 "
+                        "bytes) of at most 64 units (got 6144)"));
+  EXPECT_THAT(platform_error("[cache]\nmode = \"write_back\"\ncapacity_bytes = 1048576\n"
+                             "line_bytes = 528384\n"),
+              HasSubstr("key 'cache.line_bytes'"));
+  EXPECT_THAT(platform_error("[dram]\ncapacity_bytes = 1048576\n[cache]\nmode = \"write_back\"\n"
+                             "capacity_bytes = 2097152\n"),
+              HasSubstr("key 'cache.capacity_bytes': must fit in the controller DRAM "
+                        "(dram.capacity_bytes = 1048576) (got 2097152)"));
+  EXPECT_THAT(platform_error("[cache]\nmode = \"write_back\"\ncapacity_bytes = 1048576\n"
+                             "dirty_high_watermark = 0.5\ndirty_low_watermark = 0.6\n"),
+              HasSubstr("key 'cache.dirty_low_watermark': must be <= cache.dirty_high_watermark"));
+  EXPECT_THAT(platform_error("[cache]\ndirty_high_watermark = 0\n"),
+              HasSubstr("key 'cache.dirty_high_watermark'"));
+}
+
+// The sector layer keeps its own write buffer: a data cache above it is refused.
+TEST(PlatformValidation, DataCacheIsRefusedOverTheSectorLayer) {
+  EXPECT_THAT(platform_error("[ftl.write_buffer]\nbytes = 8388608\n[cache]\nmode = "
+                             "\"write_back\"\ncapacity_bytes = 1048576\n"),
+              HasSubstr("key 'cache.mode': must be off with the sector layer"));
+}
+
+}  // namespace
+}  // namespace ssd::config::test

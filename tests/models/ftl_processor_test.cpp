@@ -750,6 +750,125 @@ TEST(FtlProcessor, AFuaWriteCompletesWithAllItsOperationsButNotEarlierCommands) 
   EXPECT_EQ(rig.nand.seen()[7].ready, 2 * kUs);
 }
 
+// ---------------------------------------------------------------------------------------------
+// The data cache (ftl/cache/data_cache.h) over the scripted scheme: it calls the scheme only to
+// write lines back (one script each, here one program) and for the flush.
+
+// A write-back cache of `lines` one-page lines (4 KiB units); `high`/`low`: dirty watermarks.
+config::PlatformConfig cached_platform(uint64_t lines, double high = 1.0, double low = 1.0) {
+  config::PlatformConfig p = timed_platform();
+  p.cache.mode = "write_back";
+  p.cache.capacity_bytes = lines * p.nand.page_bytes;
+  p.cache.dirty_high_watermark = high;
+  p.cache.dirty_low_watermark = low;
+  return p;
+}
+
+constexpr uint32_t kUnitSectors = 8;  // 4 KiB units of 512-byte sectors
+
+void submit_unit(Rig& rig, CommandKind kind, uint64_t unit) {
+  rig.host.submit(kind, unit * kUnitSectors, kUnitSectors);
+}
+
+Script program_on(uint32_t die) {
+  return [die](FlashBackend& b) {
+    b.program(page_on_die(b, die), nullptr, nullptr, OpClass::kHostWrite);
+  };
+}
+
+// Acknowledged on arrival: the firmware (1 us) and the DRAM write (200 ns); no flash, no scheme.
+// A read of it hits: the firmware and a DRAM read (100 ns), no flash.
+TEST(FtlProcessor, AWriteBackCacheAcknowledgesInDramAndServesReadHitsFromIt) {
+  Rig rig(cached_platform(4));
+  submit_unit(rig, CommandKind::kWrite, 0);
+  submit_unit(rig, CommandKind::kRead, 0);
+  sc_core::sc_start();
+  ASSERT_EQ(rig.host.results().size(), 2u);
+  EXPECT_EQ(rig.host.delay_ps(0), 1 * kUs + Fixed::kDramWrite);
+  EXPECT_EQ(rig.host.delay_ps(1), 2 * kUs + Fixed::kDramRead);
+  EXPECT_TRUE(rig.nand.seen().empty());
+}
+
+// Write-through: the write goes to the scheme in its own command and completes with its
+// program (CPU 0-1 us, program 1-501 us); the cache keeps a clean copy, so a read of it (CPU
+// 1-2 us) is a hit served from DRAM, and a flush has nothing to write back.
+TEST(FtlProcessor, AWriteThroughCacheCompletesWritesOnFlashAndServesReadHits) {
+  config::PlatformConfig p = cached_platform(4);
+  p.cache.mode = "write_through";
+  Rig rig(p);
+  rig.scheme->then(program_on(0));
+  rig.scheme->then([](FlashBackend&) {});  // the scheme's flush
+  submit_unit(rig, CommandKind::kWrite, 0);
+  submit_unit(rig, CommandKind::kRead, 0);
+  rig.host.submit(CommandKind::kFlush);
+  sc_core::sc_start();
+  ASSERT_EQ(rig.host.results().size(), 3u);
+  EXPECT_EQ(rig.host.delay_ps(0), 501 * kUs);
+  EXPECT_EQ(rig.host.delay_ps(1), 2 * kUs + Fixed::kDramRead);
+  EXPECT_EQ(rig.host.delay_ps(2), 501 * kUs);
+  EXPECT_EQ(rig.nand.seen().size(), 1u);
+}
+
+// A full cache: the second write must evict the first line, dirty, so it writes it back (CPU
+// 1-2 us; its DRAM read 2-2.1 us, its program 2-502 us) and its own data waits for the frame
+// that write-back frees: 502-502.2 us.
+TEST(FtlProcessor, AFullCacheMakesAWriteWaitForTheWriteBackThatFreesItsFrame) {
+  Rig rig(cached_platform(1));
+  rig.scheme->then(program_on(0));
+  submit_unit(rig, CommandKind::kWrite, 0);
+  submit_unit(rig, CommandKind::kWrite, 1);
+  sc_core::sc_start();
+  ASSERT_EQ(rig.host.results().size(), 2u);
+  EXPECT_EQ(rig.host.delay_ps(0), 1 * kUs + Fixed::kDramWrite);
+  EXPECT_EQ(rig.host.delay_ps(1), 502 * kUs + Fixed::kDramWrite);
+  ASSERT_EQ(rig.nand.seen().size(), 1u);
+  EXPECT_EQ(rig.nand.seen()[0].ready, 2 * kUs);
+}
+
+// The writes of the next two cases: units 0, 1, 2, then 0 again, then a flush; the cache writes
+// units 0 and 1 back behind the third write (one script each), then 2 and 0 at the flush.
+void write_back_behind_then_rewrite(Rig& rig) {
+  rig.scheme->then(program_on(0));
+  rig.scheme->then(program_on(1));
+  rig.scheme->then(program_on(2));
+  rig.scheme->then(program_on(3));
+  rig.scheme->then([](FlashBackend&) {});  // the scheme's flush
+  submit_unit(rig, CommandKind::kWrite, 0);
+  submit_unit(rig, CommandKind::kWrite, 1);
+  submit_unit(rig, CommandKind::kWrite, 2);
+  submit_unit(rig, CommandKind::kWrite, 0);
+  rig.host.submit(CommandKind::kFlush);
+  sc_core::sc_start();
+}
+
+// Above the high watermark (more than 2 of 3 lines dirty) write-back runs behind the host down
+// to the low one (1): the third write (CPU 2-3 us) completes with its DRAM write (3.2 us) while
+// units 0 and 1 are programmed behind it (3-503 us on dies 0 and 1). Every frame holds a line, so
+// writing unit 0 again waits for its own frame's write-back (503.2 us); a flush writes back
+// units 2 and 0 (CPU 4-5 us: 5-505 us on dies 2 and 3) and waits for everything.
+TEST(FtlProcessor, WriteBackAboveTheWatermarkRunsBehindTheHost) {
+  Rig rig(cached_platform(3, 0.67, 0.34));
+  write_back_behind_then_rewrite(rig);
+  ASSERT_EQ(rig.host.results().size(), 5u);
+  EXPECT_EQ(rig.host.delay_ps(1), 2 * kUs + Fixed::kDramWrite);
+  EXPECT_EQ(rig.host.delay_ps(2), 3 * kUs + Fixed::kDramWrite);
+  EXPECT_EQ(rig.host.delay_ps(3), 503 * kUs + Fixed::kDramWrite);
+  EXPECT_EQ(rig.host.delay_ps(4), 505 * kUs);
+  ASSERT_EQ(rig.nand.seen().size(), 4u);
+  EXPECT_EQ(rig.nand.seen()[0].ready, 3 * kUs);
+  EXPECT_EQ(rig.nand.seen()[2].ready, 5 * kUs);
+}
+
+// The same with a frame to spare (4 lines, more than 2 dirty starts write-back, down to 1):
+// unit 0's new data goes to the free frame and completes with its DRAM write (CPU 3-4 us).
+TEST(FtlProcessor, AWriteToALineBeingWrittenBackTakesAFreeFrame) {
+  Rig rig(cached_platform(4, 0.5, 0.25));
+  write_back_behind_then_rewrite(rig);
+  ASSERT_EQ(rig.host.results().size(), 5u);
+  EXPECT_EQ(rig.host.delay_ps(3), 4 * kUs + Fixed::kDramWrite);
+  EXPECT_EQ(rig.host.delay_ps(4), 505 * kUs);
+}
+
 // totals(): host commands, cycles and mapping cycles summed over commands, CPU busy time as the
 // sum of each command's firmware time (each rounded once), no accelerator wait without an
 // accelerator, and the primitive counts summed.

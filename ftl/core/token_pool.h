@@ -1,5 +1,5 @@
-// Fixed-size arrays of sector tokens (one per sector of a unit), pooled by index so that the
-// layer's per-page records do not allocate one by one.
+// Fixed-size arrays of tokens (one per sector of a unit, or per slot of a cache line), pooled by
+// index so that per-line records do not allocate one by one.
 #pragma once
 
 #include <cstdint>
