@@ -80,6 +80,11 @@ struct ControllerConfig {
   // model cleans), or with its own operations only (false: GC runs behind the write, as in
   // MQSim, where a user write waits only for what is ahead of it on its die).
   bool write_waits_for_gc = true;
+  // controller.capacitor_backed: power-loss protection. At a power cut the controller, held up by
+  // its capacitors, completes what it has issued and runs a flush (the data cache written back,
+  // open pages programmed, the map made durable) before the power goes: nothing acknowledged is
+  // lost. Without it a cut loses what only DRAM held.
+  bool capacitor_backed = false;
   // controller.cycles_per_<unit>: the price of each primitive (config/cpu_primitives.h).
 #define SSD_PRICE_FIELD(count, unit, default_cycles, is_mapping, description) \
   double cycles_per_##unit = default_cycles;

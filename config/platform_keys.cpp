@@ -101,6 +101,9 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
        "Firmware cycles per host command (parse, queue, complete)"},
       {"controller.write_waits_for_gc", &c.write_waits_for_gc,
        "A write that starts GC completes with that GC (true) or with its own operations only"},
+      {"controller.capacitor_backed", &c.capacitor_backed,
+       "Power-loss protection: at a power cut the controller flushes on its capacitors before the "
+       "power goes"},
 
       {"accelerator.clock_mhz", &p.accelerator.clock_mhz, "Hash-lookup accelerator clock", kClock},
       {"accelerator.bucket_bits", &p.accelerator.bucket_bits,

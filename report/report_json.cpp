@@ -79,6 +79,13 @@ json power_json(const RunReport::Power& p) {
               {"rolled_back_units", p.rolled_back_units},
               {"trimmed_resurrected_units", p.trimmed_resurrected_units}};
   out["first_lost_unit"] = p.first_loss.empty() ? json(nullptr) : json(p.first_loss);
+  if (!p.hold_up_ns.empty()) {
+    uint64_t sum = 0;
+    for (const uint64_t ns : p.hold_up_ns) sum += ns;
+    out["hold_up_us"] = {
+        {"mean", double(sum) / double(p.hold_up_ns.size()) / 1000.0},
+        {"max", double(*std::max_element(p.hold_up_ns.begin(), p.hold_up_ns.end())) / 1000.0}};
+  }
   return out;
 }
 

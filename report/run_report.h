@@ -146,6 +146,9 @@ struct RunReport {
     uint64_t torn_programs = 0;
     uint64_t torn_erases = 0;
     std::vector<uint64_t> recovery_ns;  // per cut, in order
+    // Per cut, with controller.capacitor_backed: how long the capacitors held the device up (the
+    // flush from the power failure to the power going); empty without.
+    std::vector<uint64_t> hold_up_ns;
     uint64_t recovery_reads = 0, recovery_spare_reads = 0, recovery_programs = 0;
     uint64_t recovery_erases = 0, recovery_nvram_reads = 0;
     uint64_t units_checked = 0;

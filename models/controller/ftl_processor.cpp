@@ -209,6 +209,16 @@ Picoseconds& FtlProcessor::frame_free_entry(uint32_t frame) {
   return m_frame_free_at[frame];
 }
 
+Picoseconds FtlProcessor::flush_on_capacitors(Picoseconds at) {
+  ftl::HostCommand flush;
+  flush.kind = ftl::CommandKind::kFlush;
+  uint64_t mismatches = 0;
+  const FirmwareTotals host_commands = m_totals;
+  const Picoseconds done = serve(flush, at, mismatches);
+  m_totals = host_commands;
+  return done;
+}
+
 void FtlProcessor::power_off(Picoseconds cut) {
   m_cpu_free_at = cut;
   m_all_done_at = cut;

@@ -74,6 +74,10 @@ class FtlProcessor : public sc_core::sc_module, public ftl::FrameClock {
   // Power loss (models/platform/power_cuts.h). The power went off at `cut`: the CPU and the
   // operations in flight stopped, the program buffers are lost.
   void power_off(Picoseconds cut);
+  // Power-loss protection (controller.capacitor_backed): the power failed at `at`; held up by its
+  // capacitors the controller runs a flush (after everything issued, as any flush) and returns
+  // when it completes, when the power then goes. Not a host command: not in totals().
+  Picoseconds flush_on_capacitors(Picoseconds at);
   // Times a batch of a recovery's operations (ftl::FlashBackend::end_batch), its firmware work
   // first, from `ready` on; returns when the last of them completes. Not counted in totals(),
   // which are the host commands'.

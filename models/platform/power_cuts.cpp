@@ -9,8 +9,9 @@
 
 namespace ssd::models {
 
-PowerCuts::PowerCuts(const config::PowerConfig& power, uint64_t requests, const Parts& parts)
-    : m_parts(parts) {
+PowerCuts::PowerCuts(const config::PowerConfig& power, uint64_t requests, const Parts& parts,
+                     bool capacitor_backed)
+    : m_parts(parts), m_capacitor_backed(capacitor_backed) {
   if (power.cut_at_us > 0) m_cut_at = ftl::checked_ps(power.cut_at_us * 1e6, "power.cut_at_us");
   if (power.cuts > 0) {
     // Distinct request numbers in [1, requests], drawn without replacement (validation keeps
@@ -39,8 +40,16 @@ std::optional<ftl::Picoseconds> PowerCuts::cut_before(uint64_t number, ftl::Pico
   return previous + static_cast<ftl::Picoseconds>(std::floor(share * double(span)));
 }
 
-ftl::Picoseconds PowerCuts::cut(ftl::Picoseconds at) {
+ftl::Picoseconds PowerCuts::cut(ftl::Picoseconds failed) {
   ftl::FtlDevice& device = m_parts.device;
+  // With power-loss protection the capacitors hold the device up through a flush: what was
+  // acknowledged by then (and what was in flight) becomes durable, and the power goes after.
+  ftl::Picoseconds at = failed;
+  if (m_capacitor_backed) {
+    at = m_parts.processor.flush_on_capacitors(failed);
+    device.flush_acknowledged(device.last_flush_marker());
+    m_report.hold_up_ns.push_back((at - failed) / 1000);
+  }
   const ftl::FlashArray::CutResult cut = device.power_cut(at);
   m_parts.nand.power_off(at);
   m_parts.dram.power_off(at);
@@ -75,7 +84,7 @@ ftl::Picoseconds PowerCuts::cut(ftl::Picoseconds at) {
   r.undone_operations += cut.undone;
   r.torn_programs += cut.torn_programs;
   r.torn_erases += cut.torn_erases;
-  r.recovery_ns.push_back((back - at) / 1000);
+  r.recovery_ns.push_back((back - at) / 1000);  // from when the power went
   r.recovery_reads += counts.flash_reads;
   r.recovery_spare_reads += counts.spare_reads;
   r.recovery_programs += counts.programs;

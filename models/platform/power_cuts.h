@@ -33,7 +33,9 @@ class PowerCuts final : public PowerLoss {
     MemoryModel& nvram;
     FtlProcessor& processor;
   };
-  PowerCuts(const config::PowerConfig& power, uint64_t requests, const Parts& parts);
+  // `capacitor_backed`: controller.capacitor_backed (a flush on the capacitors before each cut).
+  PowerCuts(const config::PowerConfig& power, uint64_t requests, const Parts& parts,
+            bool capacitor_backed = false);
 
   std::optional<ftl::Picoseconds> cut_before(uint64_t number, ftl::Picoseconds previous,
                                              ftl::Picoseconds submit) override;
@@ -48,6 +50,7 @@ class PowerCuts final : public PowerLoss {
 
  private:
   Parts m_parts;
+  bool m_capacitor_backed;
   ftl::Picoseconds m_cut_at = 0;         // power.cut_at_us (0: none), until it is made
   std::vector<uint64_t> m_cut_requests;  // power.cuts: request numbers, ascending
   std::vector<double> m_cut_shares;      // where in the interval before each the cut falls

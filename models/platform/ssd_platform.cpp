@@ -81,7 +81,8 @@ SsdPlatform::SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfi
   if (m_config.scenario.power.on()) {
     m_power = std::make_unique<PowerCuts>(
         m_config.scenario.power, m_config.scenario.workload.requests,
-        PowerCuts::Parts{*m_device, *m_nand, *m_dram, *m_nvram, *m_processor});
+        PowerCuts::Parts{*m_device, *m_nand, *m_dram, *m_nvram, *m_processor},
+        platform.controller.capacitor_backed);
     host.power = m_power.get();
   }
   m_host = std::make_unique<HostInterface>("host", platform.host, *m_source, host);
