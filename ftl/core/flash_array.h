@@ -44,6 +44,15 @@ class FlashArray {
   // Throws std::logic_error on a NAND rule violation: that is a bug in the calling FTL.
   void program(PageId page, const Token* tokens, const uint32_t* spare);
   void erase(BlockId block);
+  // A sequential fill in bulk (MappingScheme::fill_sequential): `block`, erased and never
+  // programmed since, takes `pages` pages at once, whose spare words and tokens the caller then
+  // writes in place (spare_to_fill, tokens_to_fill), as `pages` program() calls would have.
+  // Journal off only (a bulk fill is no operation a cut could undo).
+  void program_in_bulk(BlockId block, uint32_t pages);
+  uint32_t* spare_to_fill(PageId page) { return &m_spare[uint64_t(page) * m_spare_words]; }
+  Token* tokens_to_fill(PageId page) {  // nullptr when tokens are not stored
+    return m_store_tokens ? &m_tokens[m_geometry.first_slot(page)] : nullptr;
+  }
 
   uint32_t write_pointer(BlockId block) const { return m_write_pointer[block]; }
   bool is_programmed(PageId page) const {

@@ -1,5 +1,6 @@
 #include "ftl/page/page_mapping.h"
 
+#include "ftl/core/content_token.h"
 #include "ftl/core/memory_sizes.h"
 #include "ftl/core/unit_span.h"
 #include "ftl/page/map_recovery.h"
@@ -61,6 +62,21 @@ void PageMapping::write(const HostCommand& command) {
     if (m_l2p[lun] != kNone) m_store.replace(m_l2p[lun], slot);
     set_entry(lun, slot);
   }
+}
+
+bool PageMapping::fill_sequential(const SequentialFill& fill) {
+  const uint64_t in_bulk = m_store.fill_sequential(fill.units, m_l2p.data(), [&](Lun lun) {
+    return whole_unit_token(fill.command_id(lun), lun);
+  });
+  if (in_bulk == 0) return false;
+  if (m_sync) {
+    for (Lun lun = 0; lun < in_bulk; ++lun) m_sync->changed(lun);
+  }
+  // As write() serves the rest: every unit whole, none mapped before.
+  for (Lun lun = static_cast<Lun>(in_bulk); lun < fill.units; ++lun) {
+    set_entry(lun, m_store.write(lun, whole_unit_token(fill.command_id(lun), lun)));
+  }
+  return true;
 }
 
 void PageMapping::trim(const HostCommand& command) {
