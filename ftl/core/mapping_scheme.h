@@ -65,6 +65,11 @@ class MappingScheme {
   // or cannot take this one; the caller then runs the commands.
   virtual bool fill_sequential(const SequentialFill& /*fill*/) { return false; }
 
+  // A hint: a write or read of logical unit `lun` comes soon (preconditioning draws its random
+  // overwrites ahead). A scheme may start loading what it will look up (its table entry), so the
+  // cache miss overlaps other work; nothing else may change.
+  virtual void prefetch_unit(Lun /*lun*/) const {}
+
   // The timed run starts (preconditioning and warm-up passes are over): a scheme whose figures
   // describe the measured run rather than the device's whole life starts counting again.
   virtual void start_measuring() {}

@@ -51,28 +51,34 @@ uint64_t PageStore::fill_sequential(uint64_t units, SlotId* table,
   }
 
   // Page n: stripe position s = n % planes, the plane's page q = n / planes, in its q / ppb-th
-  // block (a plane's blocks are numbered together and taken in order).
+  // block (a plane's blocks are numbered together and taken in order). The table in unit order,
+  // then the flash plane by plane: both passes write memory front to back (planes lie megabytes
+  // apart, and a pass over them all at once would miss the cache on every page).
   std::vector<PageId> first_page(planes);
   for (uint32_t s = 0; s < planes; ++s) {
     first_page[s] = g.first_page(g.plane_in_stripe_order(s) * g.blocks_per_plane);
   }
-  const uint32_t spare_words = flash.spare_words_per_page();
-  const uint32_t named = std::min(upp, spare_words);  // units whose LUN the spare area keeps
-  uint32_t* const spare = flash.spare_to_fill(0);
-  Token* const tokens = flash.tokens_to_fill(0);
-  Lun lun = 0;
+  SlotId* entry = table;
   for (uint64_t q = 0; q * planes < pages; ++q) {
     const uint32_t in_round = static_cast<uint32_t>(std::min<uint64_t>(planes, pages - q * planes));
     for (uint32_t s = 0; s < in_round; ++s) {
-      const PageId page = first_page[s] + static_cast<PageId>(q);
-      const SlotId slot = g.first_slot(page);
-      uint32_t* words = spare + uint64_t{page} * spare_words;
-      for (uint32_t u = 0; u < upp; ++u) {
-        table[lun + u] = slot + u;
-        if (u < named) words[u] = lun + u;
-        if (tokens) tokens[slot + u] = token(lun + u);
-      }
-      lun += upp;
+      const SlotId slot = g.first_slot(first_page[s] + static_cast<PageId>(q));
+      for (uint32_t u = 0; u < upp; ++u) *entry++ = slot + u;
+    }
+  }
+  const uint32_t spare_words = flash.spare_words_per_page();
+  const uint32_t named = std::min(upp, spare_words);  // units whose LUN the spare area keeps
+  for (uint32_t s = 0; s < planes; ++s) {
+    const uint64_t at = pages_at(s);
+    uint32_t* words = flash.spare_to_fill(first_page[s]);
+    Token* tokens = flash.tokens_to_fill(first_page[s]);
+    for (uint64_t q = 0; q < at; ++q) {
+      const Lun first = static_cast<Lun>((q * planes + s) * upp);
+      for (uint32_t u = 0; u < named; ++u) words[u] = first + u;
+      words += spare_words;
+      if (tokens == nullptr) continue;
+      for (uint32_t u = 0; u < upp; ++u) tokens[u] = token(first + u);
+      tokens += upp;
     }
   }
 

@@ -36,6 +36,8 @@ class PageMapping final : public MappingScheme, public BlockLender, private Mapp
   // after its last whole page.
   bool fill_sequential(const SequentialFill& fill) override;
 
+  void prefetch_unit(Lun lun) const override { prefetch(lun); }
+
   const FtlStats& stats() const override { return m_stats; }
   // Entries x the bytes a controller needs to name every physical slot.
   uint64_t mapping_memory_bytes() const override;
