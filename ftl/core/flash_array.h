@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "ftl/core/geometry.h"
+#include "ftl/core/prefaulted_allocator.h"
 #include "ftl/core/types.h"
 
 namespace ssd::ftl {
@@ -139,8 +140,8 @@ class FlashArray {
   bool m_store_tokens;
   std::vector<uint16_t> m_write_pointer;  // next free page per block
   std::vector<uint32_t> m_erase_count;
-  std::vector<uint32_t> m_spare;
-  std::vector<Token> m_tokens;
+  std::vector<uint32_t, PrefaultedAllocator<uint32_t>> m_spare;
+  std::vector<Token, PrefaultedAllocator<Token>> m_tokens;
   std::unordered_map<PageId, std::vector<uint32_t>> m_data_words;  // set_data_words()
 
   bool m_journal_on = false;
