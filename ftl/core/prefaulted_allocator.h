@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <new>
 
@@ -51,5 +52,21 @@ struct PrefaultedAllocator {
     return false;
   }
 };
+
+// The same for a table allocated otherwise (a std::vector the interfaces pass around): after
+// reserve() and before the first write, populates the pages of [begin, begin + bytes) that lie
+// whole in it, when they are many.
+inline void prefault_for_writing(void* begin, size_t bytes) {
+#ifdef MADV_POPULATE_WRITE
+  if (bytes < PrefaultedAllocator<char>::kLargeBytes) return;
+  const size_t page = 4096;
+  const auto first = (reinterpret_cast<uintptr_t>(begin) + page - 1) / page * page;
+  const auto end = (reinterpret_cast<uintptr_t>(begin) + bytes) / page * page;
+  if (end > first) madvise(reinterpret_cast<void*>(first), end - first, MADV_POPULATE_WRITE);
+#else
+  (void)begin;
+  (void)bytes;
+#endif
+}
 
 }  // namespace ssd::ftl
