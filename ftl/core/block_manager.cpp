@@ -44,6 +44,17 @@ BlockId BlockManager::take_free(uint32_t plane) {
   return block;
 }
 
+bool BlockManager::untouched() const {
+  for (uint32_t plane = 0; plane < m_geometry.planes(); ++plane) {
+    const auto& pool = m_free[plane];
+    if (!m_partial[plane].empty() || pool.size() != m_geometry.blocks_per_plane) return false;
+    for (uint32_t i = 0; i < pool.size(); ++i) {
+      if (pool[i] != plane * m_geometry.blocks_per_plane + i) return false;
+    }
+  }
+  return true;
+}
+
 void BlockManager::release_block(BlockId block) {
   m_state[block] = BlockState::kFree;
   m_plane_valid[m_geometry.plane_of_block(block)] -= m_valid[block];

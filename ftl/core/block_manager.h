@@ -63,6 +63,14 @@ class BlockManager {
     return static_cast<uint32_t>(m_partial[plane].size());
   }
 
+  // No block was ever taken: every block free, in the order the constructor pooled them.
+  bool untouched() const;
+  // `count` units of `block` became valid at once (a bulk fill).
+  void add_valid_units(BlockId block, uint32_t count) {
+    m_valid[block] = static_cast<uint16_t>(m_valid[block] + count);
+    m_plane_valid[m_geometry.plane_of_block(block)] += count;
+  }
+
   BlockState state(BlockId block) const { return m_state[block]; }
   uint32_t valid_units(BlockId block) const { return m_valid[block]; }
   void add_valid(SlotId slot) {

@@ -37,6 +37,14 @@ void FlashArray::program(PageId page, const Token* tokens, const uint32_t* spare
   }
 }
 
+void FlashArray::program_in_bulk(BlockId block, uint32_t pages) {
+  if (m_journal_on || m_write_pointer[block] != 0 || pages > m_geometry.pages_per_block) {
+    throw std::logic_error("bulk program of " + std::to_string(pages) + " pages of block " +
+                           std::to_string(block) + ": only into an erased block, journal off");
+  }
+  m_write_pointer[block] = static_cast<uint16_t>(pages);
+}
+
 void FlashArray::erase(BlockId block) {
   if (m_journal_on) journal_erase(block);
   const PageId first = m_geometry.first_page(block);

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "ftl/core/geometry.h"
+#include "ftl/core/prefaulted_allocator.h"
 #include "ftl/core/types.h"
 
 namespace ssd::ftl {
@@ -44,6 +45,15 @@ class FlashArray {
   // Throws std::logic_error on a NAND rule violation: that is a bug in the calling FTL.
   void program(PageId page, const Token* tokens, const uint32_t* spare);
   void erase(BlockId block);
+  // A sequential fill in bulk (MappingScheme::fill_sequential): `block`, erased and never
+  // programmed since, takes `pages` pages at once, whose spare words and tokens the caller then
+  // writes in place (spare_to_fill, tokens_to_fill), as `pages` program() calls would have.
+  // Journal off only (a bulk fill is no operation a cut could undo).
+  void program_in_bulk(BlockId block, uint32_t pages);
+  uint32_t* spare_to_fill(PageId page) { return &m_spare[uint64_t(page) * m_spare_words]; }
+  Token* tokens_to_fill(PageId page) {  // nullptr when tokens are not stored
+    return m_store_tokens ? &m_tokens[m_geometry.first_slot(page)] : nullptr;
+  }
 
   uint32_t write_pointer(BlockId block) const { return m_write_pointer[block]; }
   bool is_programmed(PageId page) const {
@@ -130,8 +140,8 @@ class FlashArray {
   bool m_store_tokens;
   std::vector<uint16_t> m_write_pointer;  // next free page per block
   std::vector<uint32_t> m_erase_count;
-  std::vector<uint32_t> m_spare;
-  std::vector<Token> m_tokens;
+  std::vector<uint32_t, PrefaultedAllocator<uint32_t>> m_spare;
+  std::vector<Token, PrefaultedAllocator<Token>> m_tokens;
   std::unordered_map<PageId, std::vector<uint32_t>> m_data_words;  // set_data_words()
 
   bool m_journal_on = false;

@@ -184,6 +184,11 @@ class FlashBackend {
 
   CpuWork& cpu() { return m_cpu; }
   const WriteCounters& written() const { return m_written; }
+  // A sequential fill in bulk (MappingScheme::fill_sequential) programmed `units` units of
+  // `op_class` in whole pages, untimed: counted as their programs would have been.
+  void count_written_in_bulk(OpClass op_class, uint64_t units) {
+    m_written.units[static_cast<int>(op_class)] += units;
+  }
   void deliver(Lun lun, Token token, uint64_t sectors = 0) {
     m_delivered.push_back({lun, token, sectors});
   }

@@ -65,6 +65,26 @@ uint64_t FtlDevice::run(HostCommand& command) {
   return 0;
 }
 
+bool FtlDevice::fill_sequential(uint64_t units, uint32_t chunk_units) {
+  if (units == 0 || m_next_id != 0 || m_durability || m_flash->journal_on() ||
+      (m_oracle && m_oracle->sector_granular()) || m_backend->recording()) {
+    return false;
+  }
+  const SequentialFill fill{units, chunk_units, m_next_id + 1};
+  if (!m_scheme->fill_sequential(fill)) return false;
+  HostCommand command;
+  command.kind = CommandKind::kWrite;
+  for (uint64_t first = 0; first < units; first += chunk_units) {
+    command.id = ++m_next_id;
+    command.start_sector = first * m_geometry.sectors_per_unit;
+    command.sector_count = static_cast<uint32_t>(std::min<uint64_t>(chunk_units, units - first) *
+                                                 m_geometry.sectors_per_unit);
+    if (m_oracle) m_oracle->on_write(command);
+  }
+  m_backend->begin_command();  // as after run(): nothing of the fill is left in the lists
+  return true;
+}
+
 void FtlDevice::note_changes(const HostCommand& command, bool trim) {
   if (!m_durability) return;
   const uint32_t spu = m_geometry.sectors_per_unit;

@@ -50,6 +50,14 @@ class FtlDevice {
   // goes too), as many controllers do; the promise is only the write's own units.
   uint64_t run(HostCommand& command);
 
+  // Preconditioning's sequential fill in bulk (MappingScheme::fill_sequential): logical units
+  // 0 .. units-1 written whole, in order, by commands of `chunk_units` units, as run() would
+  // serve them with recording off (the commands take the next ids, the oracle learns them), on a
+  // device that has run nothing else. Returns false, having done nothing, when the scheme cannot
+  // (nor while the journal or durability check is on, or content is sector-granular): the
+  // caller then runs the commands one by one.
+  bool fill_sequential(uint64_t units, uint32_t chunk_units);
+
   const Geometry& geometry() const { return m_geometry; }
   FlashArray& flash() { return *m_flash; }
   FlashBackend& backend() { return *m_backend; }

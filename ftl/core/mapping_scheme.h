@@ -34,6 +34,18 @@ struct MappingFigure {
   std::vector<uint64_t> counts = {};
 };
 
+// Preconditioning's sequential fill (FtlDevice::fill_sequential): logical units 0 .. units-1
+// written in order, whole, by write commands of `chunk_units` units each (the last may be
+// shorter), the first of which has id `first_command_id`, each the next.
+struct SequentialFill {
+  uint64_t units = 0;
+  uint32_t chunk_units = 1;
+  uint64_t first_command_id = 1;
+
+  uint64_t commands() const { return (units + chunk_units - 1) / chunk_units; }
+  uint64_t command_id(Lun lun) const { return first_command_id + lun / chunk_units; }
+};
+
 class MappingScheme {
  public:
   virtual ~MappingScheme() = default;
@@ -46,6 +58,17 @@ class MappingScheme {
 
   // Dispatches on the command kind.
   void execute(const HostCommand& command);
+
+  // Runs `fill`'s writes, untimed (recording off), on a scheme that has served nothing yet, in
+  // bulk: the same flash, mapping and counts as serving the commands one by one would leave,
+  // faster. Returns false, having done nothing, when the scheme has no bulk path (the default)
+  // or cannot take this one; the caller then runs the commands.
+  virtual bool fill_sequential(const SequentialFill& /*fill*/) { return false; }
+
+  // A hint: a write or read of logical unit `lun` comes soon (preconditioning draws its random
+  // overwrites ahead). A scheme may start loading what it will look up (its table entry), so the
+  // cache miss overlaps other work; nothing else may change.
+  virtual void prefetch_unit(Lun /*lun*/) const {}
 
   // The timed run starts (preconditioning and warm-up passes are over): a scheme whose figures
   // describe the measured run rather than the device's whole life starts counting again.

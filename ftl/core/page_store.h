@@ -123,6 +123,20 @@ class PageStore final : private EraseGuard {
   // Programs every page still being assembled (padding empty slots). Returns the last op or kNone.
   uint32_t flush();
 
+  // --- preconditioning's sequential fill in bulk (page_store_fill.cpp) ---
+  // Units 0, 1, 2 ... written in order with write() into a store that has written nothing land
+  // in a regular layout while no plane reaches its live limit or its GC reserve: page n of the
+  // stream on stripe position n % planes, the planes' blocks taken in order (the placement
+  // policies other than static all choose so, as no plane ever has more free blocks than the
+  // one the stripe names). This writes that layout's whole pages at once: the flash's spare words
+  // (and tokens, `token(lun)`, when it stores them), the blocks and their valid counts, the
+  // stream's position and the write counts, with `table[lun]` the slot of each unit, exactly as
+  // write() would have. It returns the units written, whole pages (the caller writes the rest
+  // with write()), or 0 when the layout is not guaranteed (the store has written, static
+  // placement, sequence numbers or the journal on, dies of unequal load for least_busy_die, or a
+  // plane would reach its live limit or GC's reserve): write() must then do it all.
+  uint64_t fill_sequential(uint64_t units, SlotId* table, const std::function<Token(Lun)>& token);
+
   // --- power-loss recovery, on a store just built over the flash a cut left behind ---
   bool sequenced() const { return m_sequenced; }
   // Reads the spare area of every programmed page (a recorded spare read each; the operations are

@@ -10,10 +10,11 @@ namespace ssd::ftl {
 namespace {
 constexpr uint32_t kFillChunkUnits = 256;  // large sequential writes: cheap per unit
 constexpr uint64_t kProgressEvery = 1u << 20;
+constexpr uint32_t kPrefetchAhead = 8;  // overwrites drawn ahead of the one written
 }  // namespace
 
 PreconditionResult precondition(FtlDevice& device, const config::PreconditionConfig& config,
-                                const std::function<void(double)>& progress) {
+                                const std::function<void(double)>& progress, bool bulk_fill) {
   const Geometry& g = device.geometry();
   const uint64_t fill_units = std::min<uint64_t>(
       g.logical_units, static_cast<uint64_t>(std::floor(config.fill_ratio * g.logical_units)));
@@ -37,7 +38,14 @@ PreconditionResult precondition(FtlDevice& device, const config::PreconditionCon
     }
   };
 
-  for (uint64_t lun = 0; lun < fill_units; lun += kFillChunkUnits) {
+  // In bulk where the scheme can (the same state as the commands one by one, faster).
+  if (bulk_fill && device.fill_sequential(fill_units, kFillChunkUnits)) {
+    result.filled_in_bulk = true;
+    result.units_written = fill_units;
+    result.commands = (fill_units + kFillChunkUnits - 1) / kFillChunkUnits;
+    report();
+  }
+  for (uint64_t lun = result.units_written; lun < fill_units; lun += kFillChunkUnits) {
     const uint64_t units = std::min<uint64_t>(kFillChunkUnits, fill_units - lun);
     command.start_sector = lun * g.sectors_per_unit;
     command.sector_count = static_cast<uint32_t>(units * g.sectors_per_unit);
@@ -46,10 +54,23 @@ PreconditionResult precondition(FtlDevice& device, const config::PreconditionCon
     ++result.commands;
     report();
   }
+  // The overwrites' units are drawn kPrefetchAhead ahead, and the scheme told of each (the same
+  // draws in the same order: the same units): its table entry is a cache miss on a large device.
   Random random(config.seed);
+  Lun ahead[kPrefetchAhead];
+  const uint64_t drawn_first = std::min<uint64_t>(kPrefetchAhead, overwrite_units);
+  for (uint64_t i = 0; i < drawn_first; ++i) {
+    ahead[i] = static_cast<Lun>(random.below(fill_units));
+    device.scheme().prefetch_unit(ahead[i]);
+  }
   command.sector_count = g.sectors_per_unit;
   for (uint64_t i = 0; i < overwrite_units; ++i) {
-    command.start_sector = random.below(fill_units) * g.sectors_per_unit;
+    Lun& slot = ahead[i % kPrefetchAhead];
+    command.start_sector = uint64_t{slot} * g.sectors_per_unit;
+    if (i + kPrefetchAhead < overwrite_units) {
+      slot = static_cast<Lun>(random.below(fill_units));
+      device.scheme().prefetch_unit(slot);
+    }
     device.run(command);
     ++result.units_written;
     ++result.commands;

@@ -15,10 +15,14 @@ namespace ssd::ftl {
 struct PreconditionResult {
   uint64_t units_written = 0;
   uint64_t commands = 0;
+  bool filled_in_bulk = false;  // the scheme built the fill's state at once (fill_sequential)
 };
 
 // `progress` (may be empty) is called now and then with the share done, in [0, 1].
+// `bulk_fill`: let the scheme build the sequential fill's state at once where it can
+// (FtlDevice::fill_sequential; the same state as command by command); false: command by command.
 PreconditionResult precondition(FtlDevice& device, const config::PreconditionConfig& config,
-                                const std::function<void(double)>& progress = {});
+                                const std::function<void(double)>& progress = {},
+                                bool bulk_fill = true);
 
 }  // namespace ssd::ftl

@@ -134,6 +134,21 @@ uint32_t UnitWriter::close_pages() {
   return last;
 }
 
+bool UnitWriter::fresh() const {
+  if (m_programs != 0 || m_stripe_cursor != 0 || m_current_plane != kNone) return false;
+  for (const OpenPage& open : m_open) {
+    if (open.block != kNone || open.page != kNone) return false;
+  }
+  return true;
+}
+
+void UnitWriter::filled_in_bulk(uint64_t pages, const std::vector<BlockId>& open_blocks) {
+  for (uint32_t plane = 0; plane < m_open.size(); ++plane) m_open[plane].block = open_blocks[plane];
+  m_stripe_cursor = static_cast<uint32_t>(pages % m_geometry.planes());
+  m_current_plane = kNone;
+  m_programs += pages;
+}
+
 bool UnitWriter::holds(SlotId slot) const {
   const PageId page = m_geometry.page_of_slot(slot);
   const uint32_t plane = m_geometry.plane_of_block(m_geometry.block_of_page(page));

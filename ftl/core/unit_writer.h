@@ -80,6 +80,18 @@ class UnitWriter {
   // Pages the stream has programmed (also untimed, when programs record no operation).
   uint64_t programs() const { return m_programs; }
 
+  // --- a sequential fill in bulk (PageStore::fill_sequential) ---
+  // Whether the stream has written nothing yet and, unless placement is static, would put its
+  // first page on stripe position 0.
+  bool fresh() const;
+  PlacementPolicy placement() const { return m_placement; }
+  uint64_t plane_live_limit() const { return m_plane_live_limit; }
+  bool sequenced() const { return m_sequence != nullptr; }
+  // The stream's first `pages` pages were programmed in bulk, page n on stripe position
+  // n % planes, each full: the stream goes on as append() would after them. `open_blocks`: per
+  // plane, the block its next page goes to (kNone: a new one).
+  void filled_in_bulk(uint64_t pages, const std::vector<BlockId>& open_blocks);
+
   // Whether the stream is assembling a page on `plane` that holds units (not yet on flash).
   bool assembling(uint32_t plane) const {
     return m_open[plane].page != kNone && m_open[plane].filled > 0;

@@ -1,6 +1,8 @@
 #include "ftl/page/page_mapping.h"
 
+#include "ftl/core/content_token.h"
 #include "ftl/core/memory_sizes.h"
+#include "ftl/core/prefaulted_allocator.h"
 #include "ftl/core/unit_span.h"
 #include "ftl/page/map_recovery.h"
 
@@ -9,9 +11,13 @@ namespace ssd::ftl {
 PageMapping::PageMapping(const SchemeContext& context)
     : m_backend(context.backend),
       m_geometry(context.backend.geometry()),
-      m_l2p(m_geometry.logical_units, kNone),
       m_store(context.platform, context.backend, *this, m_stats),
       m_entry_bytes(map_layout(context.platform, m_geometry).entry_bytes) {
+  // The table is the largest thing a run allocates (499 MB on the 512 GiB device): its pages
+  // populated at once, before the first write (prefaulted_allocator.h).
+  m_l2p.reserve(m_geometry.logical_units);
+  prefault_for_writing(m_l2p.data(), m_geometry.logical_units * sizeof(SlotId));
+  m_l2p.assign(m_geometry.logical_units, kNone);
   const MapLayout layout = map_layout(context.platform, m_geometry);
   if (layout.policy != MapSyncPolicy::kNone) {
     m_sync = std::make_unique<MapSync>(layout, m_backend, m_store);
@@ -61,6 +67,21 @@ void PageMapping::write(const HostCommand& command) {
     if (m_l2p[lun] != kNone) m_store.replace(m_l2p[lun], slot);
     set_entry(lun, slot);
   }
+}
+
+bool PageMapping::fill_sequential(const SequentialFill& fill) {
+  const uint64_t in_bulk = m_store.fill_sequential(fill.units, m_l2p.data(), [&](Lun lun) {
+    return whole_unit_token(fill.command_id(lun), lun);
+  });
+  if (in_bulk == 0) return false;
+  if (m_sync) {
+    for (Lun lun = 0; lun < in_bulk; ++lun) m_sync->changed(lun);
+  }
+  // As write() serves the rest: every unit whole, none mapped before.
+  for (Lun lun = static_cast<Lun>(in_bulk); lun < fill.units; ++lun) {
+    set_entry(lun, m_store.write(lun, whole_unit_token(fill.command_id(lun), lun)));
+  }
+  return true;
 }
 
 void PageMapping::trim(const HostCommand& command) {

@@ -32,6 +32,11 @@ class PageMapping final : public MappingScheme, public BlockLender, private Mapp
   void write(const HostCommand& command) override;
   void trim(const HostCommand& command) override;
   void flush(const HostCommand& command) override;
+  // The store's bulk layout (PageStore::fill_sequential), then write()'s own path for the units
+  // after its last whole page.
+  bool fill_sequential(const SequentialFill& fill) override;
+
+  void prefetch_unit(Lun lun) const override { prefetch(lun); }
 
   const FtlStats& stats() const override { return m_stats; }
   // Entries x the bytes a controller needs to name every physical slot.

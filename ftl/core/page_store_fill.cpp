@@ -1,0 +1,106 @@
+// PageStore::fill_sequential: the layout a sequential fill gets, written at memory speed.
+#include <algorithm>
+
+#include "ftl/core/page_store.h"
+
+namespace ssd::ftl {
+
+namespace {
+
+// Whether the stripe's own plane wins every choice of a fill (page_store.h): placement by the
+// stripe, and with least_busy_die every die equal in what the choice compares (untimed, nothing
+// the fill does changes it).
+bool stripe_decides(const UnitWriter& writer, const FlashBackend& backend) {
+  if (writer.placement() == PlacementPolicy::kStatic) return false;
+  if (writer.placement() != PlacementPolicy::kLeastBusyDie) return true;
+  const DieLoad* load = backend.die_load();
+  const uint32_t dies = backend.geometry().dies();
+  for (uint32_t die = 1; die < dies; ++die) {
+    if (backend.programs_in_command(die) != backend.programs_in_command(0)) return false;
+    if (load && load->work_ends(die) != load->work_ends(0)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+uint64_t PageStore::fill_sequential(uint64_t units, SlotId* table,
+                                    const std::function<Token(Lun)>& token) {
+  const Geometry& g = geometry();
+  FlashArray& flash = m_backend.flash();
+  UnitWriter& writer = m_host_writers[0];
+  const uint32_t planes = g.planes();
+  const uint32_t upp = g.units_per_page;
+  const uint64_t pages = units / upp;
+  if (pages == 0 || flash.journal_on() || writer.sequenced() || !writer.fresh() ||
+      !m_blocks.untouched() || !stripe_decides(writer, m_backend)) {
+    return 0;
+  }
+  // Pages on stripe position s, and what the plane must hold for the stripe to keep deciding:
+  // within the live limit with its last page, and never below GC's reserve or the blocks GC
+  // keeps (GarbageCollector::before_new_page; no guard without sequence numbers).
+  const auto pages_at = [&](uint32_t s) { return pages / planes + (s < pages % planes ? 1 : 0); };
+  const uint64_t limit = writer.plane_live_limit();
+  const uint32_t keep =
+      std::max<uint32_t>(m_blocks.gc_reserve_blocks(), static_cast<uint32_t>(m_gc_writers.size()));
+  for (uint32_t s = 0; s < planes; ++s) {
+    const uint64_t at = pages_at(s);
+    const uint64_t blocks = (at + g.pages_per_block - 1) / g.pages_per_block;
+    if (limit != 0 && at * upp > limit) return 0;
+    if (blocks + keep > g.blocks_per_plane) return 0;
+  }
+
+  // Page n: stripe position s = n % planes, the plane's page q = n / planes, in its q / ppb-th
+  // block (a plane's blocks are numbered together and taken in order). The table in unit order,
+  // then the flash plane by plane: both passes write memory front to back (planes lie megabytes
+  // apart, and a pass over them all at once would miss the cache on every page).
+  std::vector<PageId> first_page(planes);
+  for (uint32_t s = 0; s < planes; ++s) {
+    first_page[s] = g.first_page(g.plane_in_stripe_order(s) * g.blocks_per_plane);
+  }
+  SlotId* entry = table;
+  for (uint64_t q = 0; q * planes < pages; ++q) {
+    const uint32_t in_round = static_cast<uint32_t>(std::min<uint64_t>(planes, pages - q * planes));
+    for (uint32_t s = 0; s < in_round; ++s) {
+      const SlotId slot = g.first_slot(first_page[s] + static_cast<PageId>(q));
+      for (uint32_t u = 0; u < upp; ++u) *entry++ = slot + u;
+    }
+  }
+  const uint32_t spare_words = flash.spare_words_per_page();
+  const uint32_t named = std::min(upp, spare_words);  // units whose LUN the spare area keeps
+  for (uint32_t s = 0; s < planes; ++s) {
+    const uint64_t at = pages_at(s);
+    uint32_t* words = flash.spare_to_fill(first_page[s]);
+    Token* tokens = flash.tokens_to_fill(first_page[s]);
+    for (uint64_t q = 0; q < at; ++q) {
+      const Lun first = static_cast<Lun>((q * planes + s) * upp);
+      for (uint32_t u = 0; u < named; ++u) words[u] = first + u;
+      words += spare_words;
+      if (tokens == nullptr) continue;
+      for (uint32_t u = 0; u < upp; ++u) tokens[u] = token(first + u);
+      tokens += upp;
+    }
+  }
+
+  std::vector<BlockId> open_blocks(planes, kNone);
+  for (uint32_t s = 0; s < planes; ++s) {
+    const uint32_t plane = g.plane_in_stripe_order(s);
+    for (uint64_t left = pages_at(s); left > 0;) {
+      const uint32_t in_block = static_cast<uint32_t>(std::min<uint64_t>(left, g.pages_per_block));
+      const BlockId block = m_blocks.open_block(plane);
+      flash.program_in_bulk(block, in_block);
+      m_blocks.add_valid_units(block, in_block * upp);
+      if (in_block == g.pages_per_block) {
+        m_blocks.close_block(block);
+      } else {
+        open_blocks[plane] = block;
+      }
+      left -= in_block;
+    }
+  }
+  writer.filled_in_bulk(pages, open_blocks);
+  m_backend.count_written_in_bulk(OpClass::kHostWrite, pages * upp);
+  return pages * upp;
+}
+
+}  // namespace ssd::ftl
