@@ -155,6 +155,14 @@ RunReport full_report() {
   power.recovery_ns = {1000, 3000};
   power.lost_durable_units = 1;
   power.first_loss = "cut 1 at 5 ns: unit 3 read back token 0";
+  power.hold_up_ns = {2000, 4000};
+  RunReport::Cache& cache = r.cache.emplace();
+  cache.mode = "write_back";
+  cache.capacity_bytes = 1 << 20;
+  cache.line_bytes = 4096;
+  cache.capacity_lines = 256;
+  cache.read_hit_units = 3;
+  cache.read_miss_units = 1;
   r.integrity_enabled = true;
   r.integrity_mismatches = 1;
   r.integrity_first_mismatch = "read command 3 (sector 8)";
