@@ -28,6 +28,26 @@ constexpr Picoseconds kPageXfer = 640'000;
 
 sc_time ps(Picoseconds t) { return sc_time::from_value(t); }
 
+// An access issued now but ready later holds only its own interval: one ready earlier takes the
+// gap before it (the port was one busy-until time before, and queued it behind); one that does
+// not fit the gap goes after it; touching intervals then serve as one.
+TEST(MemoryTiming, AnAccessReadyEarlierTakesTheGapBeforeALaterOne) {
+  MemoryTiming memory(test_params());
+  const Picoseconds later = 10 * kPageXfer;
+  EXPECT_EQ(memory.schedule(false, kPage, later, 0), later + 50'000 + kPageXfer);
+  EXPECT_EQ(memory.schedule(false, kPage, 0, 0), 50'000 + kPageXfer);  // in the gap
+  // Ready at 9.5 transfers: no whole transfer fits before `later`, so after its interval.
+  const Picoseconds late_ready = 9 * kPageXfer + kPageXfer / 2;
+  EXPECT_EQ(memory.schedule(false, kPage, late_ready, 0), later + kPageXfer + 50'000 + kPageXfer);
+  // Exactly the room left before `later`: it fits, touching the reservation after it.
+  EXPECT_EQ(memory.schedule(false, kPage, 9 * kPageXfer, 0), 9 * kPageXfer + 50'000 + kPageXfer);
+  // The port is now busy from 9 to 12 transfers without a gap: an access ready at 9 goes at 12.
+  EXPECT_EQ(memory.schedule(false, kPage, 9 * kPageXfer, 0), 12 * kPageXfer + 50'000 + kPageXfer);
+  // Intervals that ended before `now` are forgotten; the port is free from then on.
+  EXPECT_EQ(memory.schedule(false, kPage, 20 * kPageXfer, 20 * kPageXfer),
+            20 * kPageXfer + 50'000 + kPageXfer);
+}
+
 TEST(MemoryTiming, LatencyPlusTransferAndBackToBackContention) {
   MemoryTiming memory(test_params());
   EXPECT_EQ(memory.schedule(false, kPage, 0), 50'000 + kPageXfer);
