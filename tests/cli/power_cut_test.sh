@@ -25,7 +25,7 @@ refuse setting-cannot-recover "key 'ftl.vet.hash_backend': recovery with the nod
 refuse map-sync-needs-nvram "key 'nvram.capacity_bytes': leaves no NVRAM for the map's checkpoint" \
   --set ftl.page.map_sync=conventional --set power.cut_at_us=100
 refuse synced-map-under-sector-layer "key 'ftl.page.map_sync'" --set ftl.page.map_sync=conventional \
-  --set ftl.write_buffer.bytes=1048576 --set power.cuts=1
+  --set cache.mode=off --set ftl.write_buffer.bytes=1048576 --set power.cuts=1
 refuse oracle-off "key 'run.oracle'" --set run.oracle=false --set power.cuts=1
 refuse cuts-and-instant "key 'power.cuts'" --set power.cuts=1 --set power.cut_at_us=5
 refuse more-cuts-than-requests "key 'power.cuts'" --set workload.requests=10 --set power.cuts=11
@@ -114,7 +114,7 @@ fi
 # that keep the log busy: the check goes sector by sector, and nothing durable is lost.
 if "$ssdsim" soak --quiet --out "$work/sectors" --cuts 20 --set workload.requests=6000 \
   --set workload.flush_every_writes=64 --set ftl.sector_log.size_bytes=1048576 \
-  --set ftl.write_buffer.bytes=4194304 --set workload.request_bytes=1024 \
+  --set cache.mode=off --set ftl.write_buffer.bytes=4194304 --set workload.request_bytes=1024 \
   --set workload.align_bytes=512 --set workload.trim_ratio=0.05 > /dev/null; then
   check sectors "r['power']['lost_durable_units'] == 0 and r['power']['cuts'] == 20" \
     "durable sectors lost under the sector layer"

@@ -84,8 +84,9 @@ TEST(SectorLayerRules, KeysLoadOnPageAndDac) {
   for (const char* scheme : {"page", "dac"}) {
     const PlatformConfig loaded =
         load_config(bundled("platforms/default.toml"), "",
-                    {std::string("ftl.scheme=") + scheme, "ftl.write_buffer.bytes=8388608",
-                     "ftl.sector_log.size_bytes=4194304", "ftl.over_provisioning=0.12"})
+                    {std::string("ftl.scheme=") + scheme, "cache.mode=off",
+                     "ftl.write_buffer.bytes=8388608", "ftl.sector_log.size_bytes=4194304",
+                     "ftl.over_provisioning=0.12"})
             .platform;
     EXPECT_EQ(loaded.ftl.settings.get<ftl::WriteBufferSettings>().bytes, 8388608u) << scheme;
     EXPECT_EQ(loaded.ftl.settings.get<ftl::SectorLogSettings>().size_bytes, 4194304u) << scheme;

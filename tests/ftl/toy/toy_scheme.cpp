@@ -46,12 +46,13 @@ class ToyScheme final : public ftl::MappingScheme, private ftl::MappingOwner {
       look_up();
       ftl::Token previous = 0;
       uint32_t after = kNone;
-      if (span.mask_of(i) != span.full_mask && m_map[lun] != kNone) {
+      if (command.unit_tokens == nullptr && span.mask_of(i) != span.full_mask &&
+          m_map[lun] != kNone) {
         after = m_store.read(m_map[lun], 1, ftl::OpClass::kHostWrite);
         previous = m_store.token(m_map[lun]);
       }
       const ftl::Token token =
-          ftl::written_token(previous, command.id, lun, span.mask_of(i), span.full_mask);
+          ftl::written_token(command, i, previous, lun, span.mask_of(i), span.full_mask);
       const SlotId slot = m_store.write(lun, token, after);
       if (m_map[lun] != kNone) m_store.invalidate(m_map[lun]);
       m_map[lun] = slot;
