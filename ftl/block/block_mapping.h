@@ -34,6 +34,9 @@ class BlockMapping final : public BlockScheme {
   PageId locate(Lun lun, OpClass /*op_class*/, uint32_t& /*after*/) override { return peek(lun); }
   void write_units(uint32_t lbn, uint32_t first, const Token* tokens, uint32_t count,
                    uint32_t after) override;
+  // A sequential fill in bulk: the block is the logical block's, written in place.
+  bool fills_in_bulk() const override { return true; }
+  void map_filled_block(uint32_t lbn, BlockId block) override { m_map[lbn] = block; }
 
   void rebuild();
   // The merge a cut interrupted, done again from the logical block's blocks, newest first.

@@ -134,8 +134,10 @@ class PageStore final : private EraseGuard {
   // write() would have. It returns the units written, whole pages (the caller writes the rest
   // with write()), or 0 when the layout is not guaranteed (the store has written, static
   // placement, sequence numbers or the journal on, dies of unequal load for least_busy_die, or a
-  // plane would reach its live limit or GC's reserve): write() must then do it all.
-  uint64_t fill_sequential(uint64_t units, SlotId* table, const std::function<Token(Lun)>& token);
+  // plane would reach its live limit or GC's reserve): write() must then do it all. `stream`: the
+  // host stream the writes go to (write_in_stream()).
+  uint64_t fill_sequential(uint64_t units, SlotId* table, const std::function<Token(Lun)>& token,
+                           uint32_t stream = 0);
 
   // --- power-loss recovery, on a store just built over the flash a cut left behind ---
   bool sequenced() const { return m_sequenced; }

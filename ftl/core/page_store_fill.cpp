@@ -25,10 +25,10 @@ bool stripe_decides(const UnitWriter& writer, const FlashBackend& backend) {
 }  // namespace
 
 uint64_t PageStore::fill_sequential(uint64_t units, SlotId* table,
-                                    const std::function<Token(Lun)>& token) {
+                                    const std::function<Token(Lun)>& token, uint32_t stream) {
   const Geometry& g = geometry();
   FlashArray& flash = m_backend.flash();
-  UnitWriter& writer = m_host_writers[0];
+  UnitWriter& writer = m_host_writers.at(stream);
   const uint32_t planes = g.planes();
   const uint32_t upp = g.units_per_page;
   const uint64_t pages = units / upp;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -131,6 +132,25 @@ void DacFtl::write(const HostCommand& command) {
     if (m_regions > 1) m_stamp[lun] = now;
     ++m_host_units[region];
   }
+}
+
+bool DacFtl::fill_sequential(const SequentialFill& fill) {
+  const uint64_t in_bulk = m_store.fill_sequential(
+      fill.units, m_l2p.data(),
+      [&](Lun lun) { return whole_unit_token(fill.command_id(lun), lun); }, m_first_region);
+  if (in_bulk == 0) return false;
+  // write()'s own path for the units past the bulk layout's whole pages.
+  for (Lun lun = static_cast<Lun>(in_bulk); lun < fill.units; ++lun) {
+    m_l2p[lun] =
+        m_store.write_in_stream(m_first_region, lun, whole_unit_token(fill.command_id(lun), lun));
+  }
+  // As write() leaves a unit never written before: in the first region, stamped with the clock
+  // (ticking once per unit, wrapping as the controller's 32-bit counter).
+  std::fill_n(m_region.begin(), fill.units, static_cast<uint8_t>(m_first_region));
+  if (m_regions > 1) std::iota(m_stamp.begin(), m_stamp.begin() + fill.units, m_clock + 1);
+  m_clock += static_cast<uint32_t>(fill.units);
+  m_host_units[m_first_region] += fill.units;
+  return true;
 }
 
 void DacFtl::trim(const HostCommand& command) {

@@ -35,6 +35,9 @@ class DacFtl final : public MappingScheme, public BlockLender, private MappingOw
 
   void read(const HostCommand& command) override;
   void write(const HostCommand& command) override;
+  // The store's bulk layout in the first region's stream (PageStore::fill_sequential), each unit
+  // new data there with its stamp, as write() would leave it; write() itself for the rest.
+  bool fill_sequential(const SequentialFill& fill) override;
   void trim(const HostCommand& command) override;
   void flush(const HostCommand& command) override;
 

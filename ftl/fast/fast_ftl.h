@@ -59,6 +59,9 @@ class FastFtl final : public BlockScheme {
   void write_units(uint32_t lbn, uint32_t first, const Token* tokens, uint32_t count,
                    uint32_t after) override;
   void write_unit(uint32_t lbn, uint32_t offset, Token token, uint32_t after);
+  // A sequential fill in bulk: the block is the data block, written in place.
+  bool fills_in_bulk() const override { return true; }
+  void map_filled_block(uint32_t lbn, BlockId block) override { m_data[lbn] = block; }
   void append_sequential(uint32_t lbn, uint32_t offset, Token token, uint32_t after);
   void append_random(Lun lun, Token token, uint32_t after);
   void program_log(BlockId block, Lun lun, Token token, uint32_t after);

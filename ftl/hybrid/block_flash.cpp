@@ -1,6 +1,7 @@
 #include "ftl/hybrid/block_flash.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "config/capacity.h"
 
@@ -43,6 +44,22 @@ uint32_t BlockFlash::program(BlockId block, uint32_t offset, Lun lun, Token toke
   spare_of(block, lun, spare);
   return m_backend.program(page(block, offset), &token, spare, op_class, after,
                            ProgramUnits::all(written_as, 1));
+}
+
+void BlockFlash::program_in_bulk(BlockId block, Lun first_lun, uint32_t pages,
+                                 const std::function<Token(Lun)>& token) {
+  if (m_sequenced) throw std::logic_error("bulk program of sequenced pages");
+  FlashArray& flash = m_backend.flash();
+  const uint32_t words = flash.spare_words_per_page();
+  uint32_t* spare = flash.spare_to_fill(page(block, 0));
+  Token* tokens = flash.tokens_to_fill(page(block, 0));  // one unit per page
+  for (uint32_t p = 0; p < pages; ++p) {
+    spare[uint64_t(p) * words] =
+        first_lun + p;  // the other words stay 0, as spare_of() leaves them
+    if (tokens != nullptr) tokens[p] = token(first_lun + p);
+  }
+  flash.program_in_bulk(block, pages);
+  m_backend.count_written_in_bulk(OpClass::kHostWrite, pages);
 }
 
 bool BlockFlash::same_plane(PageId page, BlockId block) const {

@@ -85,6 +85,13 @@ class BlockFlash {
     if (m_sequenced) m_allocated[block] = ++m_sequence | (appended ? kAppendedBit : 0);
     return block;
   }
+  // A sequential fill in bulk (BlockScheme::fill_sequential): `pages` pages of `block`, erased
+  // and never programmed, take units first_lun, first_lun + 1, ... at their offsets with
+  // `token(lun)`, written straight into the flash's spare words and tokens, and count as host
+  // writes, as `pages` program() calls would leave them. Not for sequenced pages (power loss).
+  void program_in_bulk(BlockId block, Lun first_lun, uint32_t pages,
+                       const std::function<Token(Lun)>& token);
+
   // --- power-loss recovery ---
   bool sequenced() const { return m_sequenced; }
   bool page_sequenced() const { return m_page_sequenced; }

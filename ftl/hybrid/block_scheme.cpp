@@ -41,6 +41,34 @@ uint32_t BlockScheme::home_plane(uint32_t lbn) const {
   return m_geometry.plane_in_stripe_order(lbn % m_geometry.planes());
 }
 
+bool BlockScheme::fill_sequential(const SequentialFill& fill) {
+  const uint32_t whole = static_cast<uint32_t>(fill.units / m_geometry.pages_per_block);
+  if (whole == 0 || !fills_in_bulk() || m_flash.sequenced()) return false;
+  // Blocks the fill takes per plane, against what the plane has free above the most any scheme
+  // keeps back before it merges or folds (GC's reserve; FAST keeps two).
+  const uint32_t keep = std::max<uint32_t>(m_flash.blocks().gc_reserve_blocks(), 2);
+  std::vector<uint32_t> taken(m_geometry.planes(), 0);
+  for (uint32_t lbn = 0; lbn <= whole && lbn < m_logical_blocks; ++lbn) ++taken[home_plane(lbn)];
+  for (uint32_t plane = 0; plane < m_geometry.planes(); ++plane) {
+    if (taken[plane] + keep > m_flash.free_blocks(plane)) return false;
+  }
+  const auto token = [&](Lun lun) { return whole_unit_token(fill.command_id(lun), lun); };
+  for (uint32_t lbn = 0; lbn < whole; ++lbn) {
+    const BlockId block = m_flash.allocate(home_plane(lbn));
+    map_filled_block(lbn, block);
+    m_flash.program_in_bulk(block, first_lun(lbn), m_geometry.pages_per_block, token);
+    m_valid.set_range(first_lun(lbn), m_geometry.pages_per_block);
+  }
+  // The rest of the last logical block, as write() serves it: one run of whole units.
+  const Lun rest = first_lun(whole);
+  if (rest < fill.units) {
+    m_run_tokens.clear();
+    for (Lun lun = rest; lun < fill.units; ++lun) m_run_tokens.push_back(token(lun));
+    write_units(whole, 0, m_run_tokens.data(), static_cast<uint32_t>(fill.units - rest), kNone);
+  }
+  return true;
+}
+
 void BlockScheme::read(const HostCommand& command) {
   const UnitSpan span =
       unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);

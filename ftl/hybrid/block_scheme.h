@@ -29,6 +29,13 @@ class BlockScheme : public MappingScheme {
   // Every write is programmed before it is acknowledged and the tables are rebuilt from the
   // spare areas after a power loss, so there is nothing volatile to persist.
   void flush(const HostCommand& /*command*/) override {}
+  // Preconditioning's sequential fill in bulk, for a scheme that says where a logical block's
+  // first write goes (map_filled_block): each logical block the fill covers whole takes a block
+  // on its home plane and has its pages programmed at their offsets in bulk
+  // (BlockFlash::program_in_bulk), in logical-block order as the commands would; write()'s own
+  // path for a last, partial logical block. Only while no plane could come near its reserve (no
+  // merge or fold could run on the way); false, having done nothing, otherwise.
+  bool fill_sequential(const SequentialFill& fill) override;
 
   const FtlStats& stats() const override { return m_stats; }
   static uint32_t spare_words(const Geometry& /*geometry*/) { return BlockFlash::kSpareWords; }
@@ -57,6 +64,11 @@ class BlockScheme : public MappingScheme {
   // (mark_valid): a merge later in the same run must copy it.
   virtual void write_units(uint32_t lbn, uint32_t first, const Token* tokens, uint32_t count,
                            uint32_t after) = 0;
+  // For fill_sequential(): whether the scheme can take it now (the default: no bulk path), and
+  // then, per logical block in order, `block` (just allocated on its home plane) becomes what
+  // write_units() makes the block a first write to `lbn` programs in place.
+  virtual bool fills_in_bulk() const { return false; }
+  virtual void map_filled_block(uint32_t /*lbn*/, BlockId /*block*/) {}
 
   uint32_t lbn_of(Lun lun) const { return lun / m_geometry.pages_per_block; }
   uint32_t offset_of(Lun lun) const { return lun % m_geometry.pages_per_block; }

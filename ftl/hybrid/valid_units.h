@@ -3,6 +3,7 @@
 // unit returns zeroes without touching flash, and so that merges copy only live pages.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -16,6 +17,9 @@ class ValidUnits {
 
   bool valid(Lun lun) const { return m_bits[lun]; }
   void set(Lun lun) { m_bits[lun] = true; }
+  void set_range(Lun first, uint64_t count) {
+    std::fill(m_bits.begin() + first, m_bits.begin() + first + count, true);
+  }
   void clear(Lun lun) { m_bits[lun] = false; }
   // As the controller would hold it: one bit per logical unit.
   uint64_t memory_bytes() const { return (m_bits.size() + 7) / 8; }

@@ -55,6 +55,10 @@ class Nftl final : public BlockScheme {
   void write_units(uint32_t vba, uint32_t first, const Token* tokens, uint32_t count,
                    uint32_t after) override;
   void write_unit(uint32_t vba, uint32_t offset, Token token, uint32_t after);
+  // A sequential fill in bulk: the block is the chain's primary. A translation cache would have
+  // to learn every write, so there is no bulk fill with one.
+  bool fills_in_bulk() const override { return m_cache == nullptr; }
+  void map_filled_block(uint32_t vba, BlockId block) override { m_chains[vba].primary = block; }
 
   // The newest copy of `lun` in the replacement block (the last readable page naming it: after a
   // power cut the last page may be torn), or kNone.

@@ -13,6 +13,8 @@
 #include "ftl/core/ftl_device.h"
 #include "ftl/core/preconditioner.h"
 #include "ftl/core/random.h"
+#include "ftl/dac/dac_settings.h"
+#include "ftl/nftl/nftl_settings.h"
 #include "ftl/page/page_settings.h"
 #include "ftl/scheme_registry.h"
 #include "rtl/model/vet_hash_model.h"
@@ -147,10 +149,40 @@ TEST(PreconditionBulkFill, EverySchemeEndsAsCommandByCommand) {
     const std::string what = scheme;
     const bool bulk = compare(p, 1.0, 0.0, what + " full");
     compare(p, 0.7, 0.3, what + " 70 % aged");
-    if (scheme == "page") {
-      EXPECT_TRUE(bulk) << "page mapping fills in bulk";
-    }
+    const bool has_bulk_path = scheme == "page" || scheme == "dac" || scheme == "block" ||
+                               scheme == "nftl" || scheme == "fast";
+    EXPECT_EQ(bulk, has_bulk_path) << scheme;
   }
+}
+
+TEST(PreconditionBulkFill, DacFillsItsFirstRegionInBulk) {
+  for (const uint32_t first_region : {0u, 2u}) {
+    config::PlatformConfig p = platform_of("dac");
+    DacSettings& s = p.ftl.settings.edit<DacSettings>();
+    s.regions = 3;
+    s.first_region = first_region;
+    const std::string what = "dac, first region " + std::to_string(first_region);
+    EXPECT_TRUE(compare(p, 1.0, 0.3, what + " full")) << what;
+    EXPECT_TRUE(compare(p, 0.613, 0.2, what + " 61.3 % aged")) << what;
+  }
+}
+
+TEST(PreconditionBulkFill, BlockSchemesFillWholeLogicalBlocksInBulk) {
+  for (const std::string scheme : {"block", "nftl", "fast"}) {
+    // Not a whole number of logical blocks: the last one's units go through write_units().
+    EXPECT_TRUE(compare(platform_of(scheme), 0.613, 0.2, scheme + " 61.3 % aged")) << scheme;
+    // A device with no room beyond GC's reserve: command by command.
+    config::PlatformConfig tight = platform_of(scheme);
+    tight.ftl.over_provisioning = 0.07;
+    tight.ftl.gc_threshold = 0.05;
+    compare(tight, 1.0, 0.1, scheme + " 7 % over-provisioning");
+  }
+  // NFTL with a translation cache: the cache learns every write, so command by command.
+  config::PlatformConfig lmt = platform_of("nftl");
+  NftlSettings& s = lmt.ftl.settings.edit<NftlSettings>();
+  s.cache = "lmt-scwr";
+  s.cache_bytes = 16384;
+  EXPECT_FALSE(compare(lmt, 1.0, 0.1, "nftl with LMT"));
 }
 
 TEST(PreconditionBulkFill, PageMappingInBulkForEveryStripingPlacement) {
