@@ -17,10 +17,13 @@ build_dir=${BUILD_DIR:-$root/build}
 # (SystemC/TLM-2.0, TOML, JSON, CLI11 options, fmt, zlib for gzipped traces); GoogleTest and
 # GoogleMock for the suite; Google Benchmark for bench/'s micro-benchmarks; Verilator for the RTL
 # accelerator and its tests; clang-format for the formatting check CI runs
-# (tools/check-format.sh).
+# (tools/check-format.sh); matplotlib and Dask distributed for `ssdsim plot` and `ssdsim sweep
+# --dask`, Slurm and munge for `ssdsim sweep --slurm` and its test's one-node cluster
+# (docs/exploration.md).
 packages=(cmake g++ ninja-build pkg-config python3 libsystemc-dev libgtest-dev libgmock-dev
           libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev zlib1g-dev
-          libbenchmark-dev verilator clang-format)
+          libbenchmark-dev verilator clang-format python3-matplotlib python3-distributed
+          slurm-wlm munge)
 
 missing=()
 for p in "${packages[@]}"; do

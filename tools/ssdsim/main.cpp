@@ -3,11 +3,15 @@
 // everything it can before the run (configuration, accelerator, host memory, output folder),
 // preconditions the device, runs the simulation, writes DIR/report.json and prints a summary.
 // `ssdsim soak --cuts N` is the same run with N power cuts (power.cuts; docs/power-loss.md).
+// `ssdsim run --check` stops after the checks. `ssdsim sweep` and `ssdsim plot` are the Python
+// exploration tools in tools/python/ (docs/exploration.md), started with this program's path.
 // Exit status: 0 success, 1 bad input (nothing ran, or the inputs asked for a time past the
 // latest simulated time), 2 integrity mismatch (or durable data lost at a power cut), 3 run
 // failed, 130 interrupted (docs/errors.md).
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -15,6 +19,8 @@
 #include <new>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <systemc>
@@ -118,6 +124,11 @@ int run_simulation(RunArguments args) {
   if (const std::string problem = ssd::tools::memory_problem(config); !problem.empty()) {
     return fail(kExitBadInput, problem);
   }
+  if (args.check) {
+    std::cout << "ok: platform " << config.platform.name << ", scenario " << config.scenario.name
+              << ", scheme " << config.platform.ftl.scheme << '\n';
+    return 0;
+  }
   ssd::tools::OutputFolder out;
   try {
     out = ssd::tools::prepare_output_folder(args.out);
@@ -190,6 +201,25 @@ int run_simulation(RunArguments args) {
   }
 }
 
+// Replaces this process with `python3 tools/python/ssdsim_TOOL.py --ssdsim THIS_PROGRAM ARGS`.
+int run_python_tool(const std::string& tool, const std::vector<std::string>& args) {
+  const std::string script = std::string(SSD_SOURCE_DIR) + "/tools/python/ssdsim_" + tool + ".py";
+  std::error_code error;
+  const std::string self = fs::read_symlink("/proc/self/exe", error).string();
+  // Debian's interpreter first: matplotlib and Dask come as Debian packages (tools/setup.sh), which
+  // another python3 earlier on PATH (pyenv, a virtualenv) would not see.
+  const std::string python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+  std::vector<std::string> words{python, script, "--ssdsim", error ? "ssdsim" : self};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  std::cout.flush();
+  execvp(python.c_str(), argv.data());
+  return fail(kExitRunFailed, "cannot start python3 for 'ssdsim " + tool +
+                                  "': " + std::strerror(errno) + " (tools/setup.sh installs it)");
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -203,10 +233,22 @@ int sc_main(int argc, char* argv[]) {
   CLI::App* soak = app.add_subcommand(
       "soak", "simulate a scenario with power cuts: cut, recover, check, go on (--cuts N times)");
   ssd::tools::RunCommandLine soak_line(*soak, /*soak=*/true);
+  // Exploration is Python (matplotlib, Dask, Slurm's sbatch): these two hand their arguments to
+  // tools/python/ (docs/exploration.md), telling it which ssdsim to run.
+  CLI::App* sweep = app.add_subcommand("sweep", "run a sweep spec's points and gather results.csv");
+  CLI::App* plot = app.add_subcommand("plot", "plot a sweep's results.csv as PNG and SVG");
+  for (CLI::App* python : {sweep, plot}) {
+    python->allow_extras()->prefix_command();
+    python->set_help_flag();  // --help goes to the Python tool
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     return app.exit(error) == 0 ? 0 : kExitBadInput;
+  }
+  if (sweep->parsed() || plot->parsed()) {
+    return run_python_tool(sweep->parsed() ? "sweep" : "plot",
+                           (sweep->parsed() ? sweep : plot)->remaining());
   }
   return run_simulation(soak->parsed() ? soak_line.collect() : run_line.collect());
 }

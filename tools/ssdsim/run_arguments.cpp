@@ -21,6 +21,9 @@ RunCommandLine::RunCommandLine(CLI::App& run, bool soak) : m_run(run) {
                      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   run.add_option("--out", m_args.out, "output folder (default: results/<timestamp>)");
   run.add_flag("--quiet", m_args.quiet, "print only the report path");
+  run.add_flag("--check", m_args.check,
+               "load and check the platform, scenario and keys as a run would, then stop "
+               "(nothing simulated, nothing written; exit status as for a run)");
   run.add_option("--waveform", m_args.waveform,
                  "write the RTL accelerator's signals to this FST file (accelerator.engine=rtl)");
   m_trace_option = run.add_option("--trace", m_args.trace,

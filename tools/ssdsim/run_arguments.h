@@ -17,6 +17,7 @@ struct RunArguments {
   std::string scenario;
   std::string out;
   bool quiet = false;
+  bool check = false;    // --check: load and check the configuration, run nothing
   std::string waveform;  // FST of the RTL accelerator's signals
   std::string trace;     // the file --trace names ("" without it)
   // The key assignments of the key-setting options, in command-line order, and the option each

@@ -1,0 +1,194 @@
+"""Pictures of a sweep's results.csv (matplotlib, Agg): latency CDFs per run, p50/p99/p99.9 bars
+per configuration, and WAF, mapping memory and IOPS against each numeric swept parameter. Each
+figure is written as PNG and SVG; the SVGs carry no date and a fixed hash salt, so the same
+results give the same files."""
+import csv
+import json
+import statistics
+from collections import OrderedDict
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from .results import FIGURES, STATUS_COLUMNS, WALL_CLOCK  # noqa: E402
+
+plt.rcParams["svg.hashsalt"] = "ssdsim"
+LABELS = {"waf": "write amplification", "mapping_memory_bytes": "mapping memory (bytes)",
+          "iops": "IOPS (requests per simulated second)",
+          "read_p99_us": "read latency p99 (us)", "write_p99_us": "write latency p99 (us)"}
+PERCENTILES = [(0.5, "p50"), (0.9, "p90"), (0.99, "p99"), (0.999, "p999")]
+SEED = "workload.seed"
+
+
+def load(results_csv, where=()):
+    """The finished rows (those matching every KEY=VALUE of `where`) and the swept columns; a
+    column `where` fixes is no longer told apart."""
+    with open(results_csv, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    if not rows:
+        return [], []
+    for column in STATUS_COLUMNS:
+        if column not in rows[0]:
+            raise KeyError(column)
+    known = set(STATUS_COLUMNS) | {name for name, _ in FIGURES} | set(WALL_CLOCK)
+    swept = [c for c in rows[0] if c not in known]
+    for condition in where:
+        key, _, value = condition.partition("=")
+        if key not in swept:
+            raise ValueError(f"--where {condition}: '{key}' is not a swept column "
+                             f"({', '.join(swept)})")
+        # A file (platform, scenario, trace) also matches by its name without folder and suffix.
+        rows = [r for r in rows if value in (r[key], Path(r[key]).stem)]
+        swept.remove(key)
+    return [r for r in rows if r["status"] in ("ok", "mismatch")], swept
+
+
+def number(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def label_of(row, keys):
+    return ", ".join(f"{k}={row[k]}" for k in keys) or row["point"]
+
+
+def save(figure, out_dir, name, written):
+    for suffix in ("png", "svg"):
+        path = Path(out_dir) / f"{name}.{suffix}"
+        figure.savefig(path, dpi=120, bbox_inches="tight",
+                       metadata={"Date": None} if suffix == "svg" else None)
+        written.append(path)
+    plt.close(figure)
+
+
+def latency_samples(point_dir, kind):
+    """Every latency (us) of `kind` from the run's request log, or None without one."""
+    log = point_dir / "requests.csv"
+    if not log.exists():
+        return None
+    with open(log, newline="") as handle:
+        return sorted(int(r["latency_ns"]) / 1000 for r in csv.DictReader(handle)
+                      if r["kind"] == kind)
+
+
+def cdf_figure(rows, swept, points_dir, kind, out_dir, written):
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    from_percentiles = False
+    for row in rows:
+        samples = latency_samples(points_dir / row["point"], kind)
+        if samples:
+            n = len(samples)
+            axes.step(samples, [(i + 1) / n for i in range(n)], where="post",
+                      label=label_of(row, swept))
+            continue
+        report = json.loads((points_dir / row["point"] / "report.json").read_text())
+        figures = report.get("latency_ns", {}).get(kind, {})
+        if not figures.get("count"):
+            continue
+        from_percentiles = True
+        xs = [figures[key] / 1000 for _, key in PERCENTILES] + [figures["max"] / 1000]
+        ys = [share for share, _ in PERCENTILES] + [1.0]
+        axes.plot(xs, ys, marker="o", label=label_of(row, swept))
+    if not axes.lines:
+        plt.close(figure)
+        return
+    axes.set_xscale("log")
+    axes.set_xlabel(f"{kind} latency (us, log scale)")
+    axes.set_ylabel("share of requests")
+    title = f"{kind} latency CDF per run"
+    if from_percentiles:
+        title += " (dots: the report's p50/p90/p99/p99.9/max; run.request_log=true for all)"
+    axes.set_title(title, fontsize=9)
+    axes.grid(True, which="both", alpha=0.3)
+    if len(axes.lines) <= 16:
+        axes.legend(fontsize=7)
+    save(figure, out_dir, f"latency-cdf-{kind}", written)
+
+
+def grouped(rows, keys):
+    """Rows grouped by the values of `keys` (seeds averaged), in first-seen order."""
+    groups = OrderedDict()
+    for row in rows:
+        groups.setdefault(tuple(row[k] for k in keys), []).append(row)
+    return groups
+
+
+def mean_of(rows, column):
+    values = [number(r[column]) for r in rows if number(r[column]) is not None]
+    return statistics.fmean(values) if values else None
+
+
+def percentile_figure(rows, swept, kind, out_dir, written):
+    keys = [k for k in swept if k != SEED]
+    groups = grouped(rows, keys)
+    stats = [("p50", "p50"), ("p99", "p99"), ("p999", "p99.9")]
+    bars = {name: [mean_of(g, f"{kind}_{name}_us") for g in groups.values()] for name, _ in stats}
+    if all(v is None for values in bars.values() for v in values):
+        return
+    figure, axes = plt.subplots(figsize=(max(6, 0.9 * len(groups) + 2), 4.5))
+    width = 0.8 / len(stats)
+    for i, (name, label) in enumerate(stats):
+        xs = [g + (i - 1) * width for g in range(len(groups))]
+        axes.bar(xs, [v or 0 for v in bars[name]], width, label=label)
+    axes.set_xticks(range(len(groups)))
+    axes.set_xticklabels([", ".join(map(str, k)) or "base" for k in groups], rotation=30,
+                         ha="right", fontsize=7)
+    axes.set_yscale("log")
+    axes.set_ylabel(f"{kind} latency (us, log scale)")
+    axes.set_xlabel(", ".join(keys) or "run")
+    seeds = " (mean over seeds)" if SEED in swept else ""
+    axes.set_title(f"{kind} latency percentiles{seeds}", fontsize=9)
+    axes.legend(fontsize=7)
+    save(figure, out_dir, f"percentiles-{kind}", written)
+
+
+def against_figures(rows, swept, out_dir, written):
+    numeric = [k for k in swept if k != SEED and all(number(r[k]) is not None for r in rows)]
+    for axis in numeric:
+        others = [k for k in swept if k not in (axis, SEED)]
+        for column, label in LABELS.items():
+            figure, axes = plt.subplots(figsize=(7, 4.5))
+            for key, group in grouped(rows, others).items():
+                by_x = grouped(group, [axis])
+                xs = sorted(by_x, key=lambda x: number(x[0]))
+                ys = [mean_of(by_x[x], column) for x in xs]
+                points = [(number(x[0]), y) for x, y in zip(xs, ys) if y is not None]
+                if points:
+                    axes.plot(*zip(*points), marker="o",
+                              label=", ".join(f"{k}={v}" for k, v in zip(others, key)) or None)
+            if not axes.lines:
+                plt.close(figure)
+                continue
+            axes.set_xlabel(axis)
+            axes.set_ylabel(label)
+            if column.endswith("_us"):  # latencies span decades from one setting to the next
+                axes.set_yscale("log")
+                axes.set_ylabel(label.replace("(us)", "(us, log scale)"))
+            if len({number(r[axis]) for r in rows}) > 2 and min(number(r[axis]) for r in rows) > 0:
+                axes.set_xscale("log")
+            axes.set_title(f"{label} against {axis}" +
+                           (" (mean over seeds)" if SEED in swept else ""), fontsize=9)
+            axes.grid(True, alpha=0.3)
+            if others:
+                axes.legend(fontsize=7)
+            save(figure, out_dir, f"{column}-vs-{axis}", written)
+
+
+def plot(results_csv, out_dir, where=()):
+    """Writes every figure the results allow; returns the files written."""
+    rows, swept = load(results_csv, where)
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    written = []
+    if not rows:
+        return written
+    points_dir = Path(results_csv).resolve().parent / "points"
+    for kind in ("read", "write"):
+        cdf_figure(rows, swept, points_dir, kind, out_dir, written)
+        percentile_figure(rows, swept, kind, out_dir, written)
+    against_figures(rows, swept, out_dir, written)
+    return written
