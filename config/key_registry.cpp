@@ -4,8 +4,8 @@ namespace ssd::config {
 
 const std::vector<std::string_view>& platform_sections() {
   static const std::vector<std::string_view> sections = {
-      "platform", "nand",  "ftl",  "controller", "accelerator",
-      "dram",     "nvram", "host", "cache",      "sim"};
+      "platform", "nand", "ftl",   "controller", "accelerator", "dram",
+      "nvram",    "host", "cache", "energy",     "sim"};
   return sections;
 }
 

@@ -137,6 +137,22 @@ struct CacheConfig {
   bool write_back() const { return mode == "write_back"; }
 };
 
+// Energy figures (docs/configuration.md#energy, docs/report.md#energy): per operation from a
+// part's supply voltage and currents, per byte and per cycle for the memories and the controller,
+// idle power. 0 (the default) where a platform gives no figure: that part counts no energy.
+struct EnergyConfig {
+  double nand_vcc_v = 0.0;          // energy.nand_vcc_v: NAND supply voltage
+  double nand_read_ma = 0.0;        // energy.nand_read_ma: array read current (during tR)
+  double nand_program_ma = 0.0;     // energy.nand_program_ma: program current (during tPROG)
+  double nand_erase_ma = 0.0;       // energy.nand_erase_ma: erase current (during tBERS)
+  double nand_io_ma = 0.0;          // energy.nand_io_ma: current while the channel moves data
+  double nand_standby_ua = 0.0;     // energy.nand_standby_ua: per die, while it does nothing
+  double dram_pj_per_byte = 0.0;    // energy.dram_pj_per_byte
+  double nvram_pj_per_byte = 0.0;   // energy.nvram_pj_per_byte
+  double cpu_pj_per_cycle = 0.0;    // energy.cpu_pj_per_cycle: the FTL processor, when it works
+  double controller_idle_mw = 0.0;  // energy.controller_idle_mw: the controller, all the time
+};
+
 struct SimConfig {
   double quantum_ns = 1'000'000.0;  // sim.quantum_ns (TLM global quantum)
   // Host memory the simulator may use for the device (0 = what the machine has available).
@@ -153,6 +169,7 @@ struct PlatformConfig {
   MemoryConfig nvram{0, 0.0, 0.0, 0.0, "none"};
   HostConfig host;
   CacheConfig cache;
+  EnergyConfig energy;
   SimConfig sim;
 };
 

@@ -15,6 +15,7 @@ const Range kClock = closed(1e-3, 1e6);      // MHz: 1 kHz .. 1 THz
 const Range kBusRate = closed(1e-3, 1e6);    // MT/s
 const Range kBandwidth = closed(1e-3, 1e9);  // MB/s: 1 kB/s .. 1 PB/s
 const Range kPcieRate = closed(1e-3, 1e3);   // GT/s per lane
+const Range kEnergy = closed(0, 1e6);        // V, mA, uA, pJ, mW: none negative
 const Range kCyclePrice = closed(0, 1e6);    // CPU cycles per primitive
 
 }  // namespace
@@ -160,6 +161,27 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
       {"cache.dirty_low_watermark", &p.cache.dirty_low_watermark,
        "Share of the cache dirty that background write-back brings it down to (write_back)",
        closed(0, 1)},
+
+      {"energy.nand_vcc_v", &p.energy.nand_vcc_v, "NAND supply voltage (0: no NAND energy)",
+       kEnergy},
+      {"energy.nand_read_ma", &p.energy.nand_read_ma, "NAND array read current, during tR",
+       kEnergy},
+      {"energy.nand_program_ma", &p.energy.nand_program_ma, "NAND program current, during tPROG",
+       kEnergy},
+      {"energy.nand_erase_ma", &p.energy.nand_erase_ma, "NAND erase current, during tBERS",
+       kEnergy},
+      {"energy.nand_io_ma", &p.energy.nand_io_ma,
+       "NAND current while its channel moves commands and data", kEnergy},
+      {"energy.nand_standby_ua", &p.energy.nand_standby_ua,
+       "NAND standby current per die, while the die does nothing", kEnergy},
+      {"energy.dram_pj_per_byte", &p.energy.dram_pj_per_byte, "DRAM energy per byte accessed",
+       kEnergy},
+      {"energy.nvram_pj_per_byte", &p.energy.nvram_pj_per_byte, "NVRAM energy per byte accessed",
+       kEnergy},
+      {"energy.cpu_pj_per_cycle", &p.energy.cpu_pj_per_cycle,
+       "FTL processor energy per cycle of firmware work", kEnergy},
+      {"energy.controller_idle_mw", &p.energy.controller_idle_mw,
+       "Controller power drawn all the time (static and idle)", kEnergy},
 
       {"sim.quantum_ns", &p.sim.quantum_ns, "TLM global quantum for temporal decoupling",
        left_open(0, 1e12)},

@@ -202,6 +202,26 @@ json to_json(const RunReport& r, bool include_wall_clock) {
   j["controller"][#count] = c.count;
   SSD_CPU_PRIMITIVES(SSD_REPORT_COUNT)
 #undef SSD_REPORT_COUNT
+  const RunReport::Energy& e = r.energy;
+  const double total_j = e.total_j();
+  j["energy"] = {{"joules",
+                  {{"nand_read", e.nand_read_j},
+                   {"nand_program", e.nand_program_j},
+                   {"nand_erase", e.nand_erase_j},
+                   {"nand_io", e.nand_io_j},
+                   {"nand_standby", e.nand_standby_j},
+                   {"dram", e.dram_j},
+                   {"nvram", e.nvram_j},
+                   {"cpu", e.cpu_j},
+                   {"controller_idle", e.controller_idle_j},
+                   {"total", total_j}}},
+                 {"per_request_uj", completed ? total_j * 1e6 / double(completed) : 0.0}};
+  // Per 10^9 bytes the host wrote; null when it wrote none.
+  if (r.bytes_written > 0) {
+    j["energy"]["per_gb_written_j"] = total_j / (double(r.bytes_written) / 1e9);
+  } else {
+    j["energy"]["per_gb_written_j"] = nullptr;
+  }
   if (r.accelerator) {
     const RunReport::Accelerator& a = *r.accelerator;
     j["accelerator"] = {{"engine", a.engine},

@@ -223,6 +223,18 @@ std::string summary_text(const RunReport& report) {
         c["flush_write_back_units"].get<uint64_t>(), c["dirty_evictions"].get<uint64_t>(),
         c["dirty_lines_at_end"].get<uint64_t>(), c["lines_at_end"].get<uint64_t>());
   }
+  const json& joules = j["energy"]["joules"];
+  if (joules["total"].get<double>() > 0.0) {
+    out += fmt::format(
+        "energy: {:.4g} J ({:.4g} uJ per request); NAND array {:.4g} J, I/O {:.4g} J, standby "
+        "{:.4g} J; DRAM {:.4g} J, NVRAM {:.4g} J, CPU {:.4g} J, controller idle {:.4g} J\n",
+        joules["total"].get<double>(), j["energy"]["per_request_uj"].get<double>(),
+        joules["nand_read"].get<double>() + joules["nand_program"].get<double>() +
+            joules["nand_erase"].get<double>(),
+        joules["nand_io"].get<double>(), joules["nand_standby"].get<double>(),
+        joules["dram"].get<double>(), joules["nvram"].get<double>(), joules["cpu"].get<double>(),
+        joules["controller_idle"].get<double>());
+  }
   append_integrity(out, j["integrity"]);
   if (j.contains("power")) append_power(out, j["power"]);
 

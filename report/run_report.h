@@ -112,6 +112,18 @@ struct RunReport {
   };
   std::optional<Accelerator> accelerator;
 
+  // Energy over the timed run, joules by part (models/platform/energy.h; energy.* of the
+  // platform, 0 where it gives no figure).
+  struct Energy {
+    double nand_read_j = 0.0, nand_program_j = 0.0, nand_erase_j = 0.0;
+    double nand_io_j = 0.0, nand_standby_j = 0.0;
+    double dram_j = 0.0, nvram_j = 0.0, cpu_j = 0.0, controller_idle_j = 0.0;
+    double total_j() const {
+      return nand_read_j + nand_program_j + nand_erase_j + nand_io_j + nand_standby_j + dram_j +
+             nvram_j + cpu_j + controller_idle_j;
+    }
+  } energy;
+
   // Controller memories.
   uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   uint64_t nvram_read_bytes = 0, nvram_write_bytes = 0;

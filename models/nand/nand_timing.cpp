@@ -224,6 +224,38 @@ NandTiming::Shape NandTiming::shape_of(const ftl::FlashOp& op) const {
   }
 }
 
+void NandTiming::count(const ftl::FlashOp& op) {
+  const auto kind = static_cast<size_t>(op.kind);
+  ++m_counters.ops[kind];
+  if (op.kind != ftl::OpKind::kErase) m_counters.bytes[kind] += op.bytes;
+  const auto read = [&](ftl::PageId page) {
+    return page_time(m_params.t_read_by_type, m_params.t_read, page);
+  };
+  const auto program = [&](ftl::PageId page) {
+    return page_time(m_params.t_program_by_type, m_params.t_program, page);
+  };
+  switch (op.kind) {
+    case ftl::OpKind::kRead:
+      m_counters.read_array_ps += read(op.page);
+      break;
+    case ftl::OpKind::kSpareRead:
+      m_counters.read_array_ps += m_params.t_spare_read;
+      break;
+    case ftl::OpKind::kProgram:
+      m_counters.program_array_ps += program(op.page);
+      break;
+    case ftl::OpKind::kErase:
+      m_counters.erase_array_ps += m_params.t_erase;
+      break;
+    case ftl::OpKind::kCopyback:
+      m_counters.read_array_ps += read(op.source);
+      m_counters.program_array_ps += program(op.page);
+      break;
+    default:
+      break;
+  }
+}
+
 Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   assert(ftl::is_flash_op(op.kind) && "memory operations go to the memory model, not NAND");
   if (!ftl::is_flash_op(op.kind)) return ready;
@@ -312,9 +344,7 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
     m_gc_tail[die] += added - removed;
   }
 
-  const auto kind = static_cast<size_t>(op.kind);
-  ++m_counters.ops[kind];
-  if (op.kind != ftl::OpKind::kErase) m_counters.bytes[kind] += op.bytes;
+  count(op);
   m_counters.die_busy_ps[die] += (at.end - at.start) - (old_partner.end - old_partner.start);
   m_counters.channel_busy_ps[channel] += shape.in_ps + shape.out_ps;
   return at.end;
@@ -581,9 +611,7 @@ Picoseconds NandTiming::queue_gc(const ftl::FlashOp& op, const Shape& shape, Pic
   const ftl::BlockId source_block = source_block_of(op);
   ready = std::max(
       {ready, block_allows(op.kind, block), block_allows(ftl::OpKind::kRead, source_block)});
-  const auto kind = static_cast<size_t>(op.kind);
-  ++m_counters.ops[kind];
-  if (op.kind != ftl::OpKind::kErase) m_counters.bytes[kind] += op.bytes;
+  count(op);
   m_counters.channel_busy_ps[channel_of(die)] += shape.in_ps + shape.out_ps;
   if (op.kind == ftl::OpKind::kErase) ++m_gc_queued_erases[die];
   // Joined to a queued operation of another plane (multi-plane), or queued on its own.

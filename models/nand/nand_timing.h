@@ -95,6 +95,11 @@ struct NandCounters {
   // Operations, by kind, that joined another's array time as one multi-plane operation (also
   // counted in `ops`).
   std::array<uint64_t, kNandOpKinds> multiplane_joined{};
+  // Array time the operations took, each its own (a multi-plane operation's planes each count
+  // theirs; a copy-back its tR and its tPROG): what the array draws current for (energy.*).
+  Picoseconds read_array_ps = 0;     // tR of reads and copy-backs, and spare reads' time
+  Picoseconds program_array_ps = 0;  // tPROG of programs and copy-backs
+  Picoseconds erase_array_ps = 0;    // tBERS
 
   uint64_t count(ftl::OpKind kind) const { return ops[static_cast<size_t>(kind)]; }
   uint64_t joined(ftl::OpKind kind) const { return multiplane_joined[static_cast<size_t>(kind)]; }
@@ -168,6 +173,8 @@ class NandTiming final : public ftl::DieLoad {
     Picoseconds array_ps;
     Picoseconds out_ps;
   };
+  // Counts `op` and its array time in m_counters.
+  void count(const ftl::FlashOp& op);
   // How firmly a reservation holds its place: kFree ones may be overtaken by higher-priority
   // work; kHeld ones (GC placed for good by the backlog bound) only by work of the host-read
   // rank, so that GC progresses against host writes while reads still go first; kPinned ones

@@ -11,6 +11,7 @@
 #include "config/capacity.h"
 #include "ftl/core/preconditioner.h"
 #include "ftl/scheme_registry.h"
+#include "models/platform/energy.h"
 #include "workload/make_workload_source.h"
 #include "workload/trace/trace_error.h"
 #include "workload/warm_up.h"
@@ -320,6 +321,14 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
   r.warmup_requests = m_warmup_requests;
   r.precondition_wall_s = m_precondition_wall_s;
   r.simulated_ns = host.last_completion / 1000;
+  EnergyInputs energy;
+  energy.nand = &nand;
+  energy.dies = m_device->geometry().dies();
+  energy.simulated_ns = r.simulated_ns;
+  energy.cpu_cycles = r.controller.cpu_cycles;
+  energy.dram_bytes = r.dram_read_bytes + r.dram_write_bytes;
+  energy.nvram_bytes = r.nvram_read_bytes + r.nvram_write_bytes;
+  r.energy = energy_of(platform.energy, energy);
   r.wall_s = wall_s;
   r.peak_rss_bytes = peak_rss_bytes();
   if (const workload::TraceReplayStats* trace = m_source->trace_stats()) {

@@ -12,7 +12,8 @@ FIGURES = [
     ("write_mean_us", "us"), ("write_p50_us", "us"), ("write_p99_us", "us"),
     ("write_p999_us", "us"), ("waf", "ratio"), ("gc_erases", "count"),
     ("mapping_memory_bytes", "bytes"), ("mapping_cache_hit_ratio", "ratio"),
-    ("cache_read_hit_ratio", "ratio"), ("integrity_mismatches", "count"),
+    ("cache_read_hit_ratio", "ratio"), ("energy_j", "J"), ("energy_per_request_uj", "uJ"),
+    ("integrity_mismatches", "count"),
     ("simulated_s", "s"),
 ]
 WALL_CLOCK = ["wall_s", "elapsed_s"]
@@ -30,6 +31,8 @@ def headline(report):
         "mapping_memory_bytes": report.get("mapping", {}).get("memory_bytes"),
         "mapping_cache_hit_ratio": report.get("mapping", {}).get("cache_hit_ratio"),
         "cache_read_hit_ratio": report.get("cache", {}).get("read_hit_ratio"),
+        "energy_j": report.get("energy", {}).get("joules", {}).get("total"),
+        "energy_per_request_uj": report.get("energy", {}).get("per_request_uj"),
         "integrity_mismatches": report.get("integrity", {}).get("mismatches"),
         "simulated_s": report.get("sim", {}).get("simulated_ns", 0) / 1e9,
         "wall_s": report.get("sim", {}).get("wall_s"),

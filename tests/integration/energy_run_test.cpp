@@ -1,0 +1,84 @@
+// Energy (energy.*, models/platform/energy.h) on whole runs: each part is its figure times what
+// the run's own counters say it did (array time per operation kind, channel time, die idle
+// time, bytes, cycles, the run's length), and a platform that gives no figures counts none.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "tests/integration/run_support.h"
+
+namespace ssd::testing {
+namespace {
+
+// Figures of no part in particular: each different, so a part charged at another's rate shows.
+const std::vector<std::string> kFigures = {"energy.nand_vcc_v=3.3",
+                                           "energy.nand_read_ma=10",
+                                           "energy.nand_program_ma=20",
+                                           "energy.nand_erase_ma=30",
+                                           "energy.nand_io_ma=5",
+                                           "energy.nand_standby_ua=40",
+                                           "energy.dram_pj_per_byte=2",
+                                           "energy.nvram_pj_per_byte=7",
+                                           "energy.cpu_pj_per_cycle=1.5",
+                                           "energy.controller_idle_mw=250",
+                                           "cache.mode=off"};
+
+std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// platforms/default.toml: tR 50 us, spare read 20 us, tPROG 500 us, tBERS 3 ms, 4 dies.
+void expect_energy(const report::RunReport& r, uint64_t copybacks) {
+  const double v = 3.3, s = 1e-6;
+  const double read_s = (r.nand_reads + copybacks) * 50 * s + r.nand_spare_reads * 20 * s;
+  const double program_s = (r.nand_programs + copybacks) * 500 * s;
+  const double erase_s = r.nand_erases * 3000 * s;
+  EXPECT_NEAR(r.energy.nand_read_j, v * 10e-3 * read_s, 1e-12);
+  EXPECT_NEAR(r.energy.nand_program_j, v * 20e-3 * program_s, 1e-12);
+  EXPECT_NEAR(r.energy.nand_erase_j, v * 30e-3 * erase_s, 1e-12);
+  const double channel_s =
+      std::accumulate(r.channel_busy_ns.begin(), r.channel_busy_ns.end(), 0.0) * 1e-9;
+  EXPECT_NEAR(r.energy.nand_io_j, v * 5e-3 * channel_s, 1e-9);
+  const double run_s = r.simulated_ns * 1e-9;
+  double idle_s = 0;
+  for (const uint64_t busy : r.die_busy_ns) idle_s += run_s - busy * 1e-9;
+  ASSERT_EQ(r.die_busy_ns.size(), 4u);
+  EXPECT_NEAR(r.energy.nand_standby_j, v * 40e-6 * idle_s, 1e-9);
+  EXPECT_NEAR(r.energy.dram_j, 2e-12 * double(r.dram_read_bytes + r.dram_write_bytes), 1e-15);
+  EXPECT_NEAR(r.energy.nvram_j, 7e-12 * double(r.nvram_read_bytes + r.nvram_write_bytes), 1e-15);
+  EXPECT_NEAR(r.energy.cpu_j, 1.5e-12 * double(r.controller.cpu_cycles), 1e-15);
+  EXPECT_NEAR(r.energy.controller_idle_j, 0.25 * run_s, 1e-12);
+  EXPECT_GT(r.energy.nand_erase_j, 0.0);  // the run did reach GC
+  EXPECT_GT(r.energy.dram_j, 0.0);
+}
+
+TEST(EnergyRun, EachPartIsItsFigureTimesWhatTheRunDid) {
+  const report::RunReport r =
+      run_platform("platforms/default.toml",
+                   with(kFigures, {"precondition.fill_ratio=1.0",
+                                   "precondition.overwrite_ratio=0.5", "workload.requests=4000"}));
+  expect_clean_run(r);
+  EXPECT_EQ(r.nand_copybacks, 0u);
+  expect_energy(r, 0);
+}
+
+TEST(EnergyRun, ACopyBackDrawsReadAndProgramCurrent) {
+  const report::RunReport r =
+      run_platform("platforms/default.toml",
+                   with(kFigures, {"nand.copyback=true", "precondition.fill_ratio=1.0",
+                                   "precondition.overwrite_ratio=0.5", "workload.requests=4000"}));
+  expect_clean_run(r);
+  EXPECT_GT(r.nand_copybacks, 0u);
+  expect_energy(r, r.nand_copybacks);
+}
+
+TEST(EnergyRun, APlatformWithoutFiguresCountsNone) {
+  const report::RunReport r =
+      run_platform("platforms/jasmine-openssd.toml", {"workload.requests=2000"});
+  expect_clean_run(r);
+  EXPECT_EQ(r.energy.total_j(), 0.0);
+}
+
+}  // namespace
+}  // namespace ssd::testing
