@@ -8,7 +8,6 @@
 
 #include <cstdint>
 
-#include "ftl/core/host_command.h"
 #include "ftl/core/types.h"
 
 namespace ssd::ftl {
@@ -43,16 +42,6 @@ inline Token written_token(Token previous, uint64_t write_id, Lun lun, uint64_t 
                            uint64_t full_mask) {
   return sector_mask == full_mask ? whole_unit_token(write_id, lun)
                                   : partial_unit_token(previous, write_id, lun, sector_mask);
-}
-
-// The token unit `index` of write `command` gives unit `lun`: the one a layer above supplies
-// (HostCommand::unit_tokens: the data cache's write-backs, the sector layer's merges; always whole
-// units), else written_token(). A scheme that ignores unit_tokens stores content the host never
-// wrote there, which the oracle reports as soon as a data cache runs above it.
-inline Token written_token(const HostCommand& command, uint32_t index, Token previous, Lun lun,
-                           uint64_t sector_mask, uint64_t full_mask) {
-  if (command.unit_tokens != nullptr) return command.unit_tokens[index];
-  return written_token(previous, command.id, lun, sector_mask, full_mask);
 }
 
 // Sector-granular content, used while a layer above the scheme keeps data by sector

@@ -147,10 +147,11 @@ def main(argv):
     results = out_dir / "results.csv"
     write_results(str(results) + ".tmp", spec.swept_keys(), points, records, out_dir)
     os.replace(str(results) + ".tmp", results)
-    failed = [r for r in records.values() if r["status"] not in ("ok",)]
-    print(f"results: {results} ({len(points) - len(failed) - (len(points) - len(records))} ok, "
-          f"{len(failed)} failed or with mismatches, {len(points) - len(records)} not run)")
-    if status == 0 and (failed or len(records) < len(points)):
+    failed = sum(r["status"] != "ok" for r in records.values())
+    not_run = len(points) - len(records)
+    print(f"results: {results} ({len(records) - failed} ok, {failed} failed or with mismatches, "
+          f"{not_run} not run)")
+    if status == 0 and (failed or not_run):
         status = EXIT_POINTS_FAILED
     return status
 

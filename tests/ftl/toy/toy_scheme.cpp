@@ -44,15 +44,10 @@ class ToyScheme final : public ftl::MappingScheme, private ftl::MappingOwner {
     for (uint32_t i = 0; i < span.count; ++i) {
       const Lun lun = span.first + i;
       look_up();
-      ftl::Token previous = 0;
+      // The store's rule for a write's content: the token a layer above supplies, else the one
+      // the command makes (reading the old copy first for a partial unit).
       uint32_t after = kNone;
-      if (command.unit_tokens == nullptr && span.mask_of(i) != span.full_mask &&
-          m_map[lun] != kNone) {
-        after = m_store.read(m_map[lun], 1, ftl::OpClass::kHostWrite);
-        previous = m_store.token(m_map[lun]);
-      }
-      const ftl::Token token =
-          ftl::written_token(command, i, previous, lun, span.mask_of(i), span.full_mask);
+      const ftl::Token token = m_store.unit_content(command, span, i, m_map[lun], after);
       const SlotId slot = m_store.write(lun, token, after);
       if (m_map[lun] != kNone) m_store.invalidate(m_map[lun]);
       m_map[lun] = slot;

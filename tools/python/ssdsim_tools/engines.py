@@ -6,13 +6,15 @@ every record to `done` as it arrives; none starts more runs at once than it has 
 - Slurm: one job array (sbatch --wait), a task per pending point, each running this tool with
   --point N; per-task resources from the spec's [slurm] table."""
 import concurrent.futures
+import json
 import shlex
 import subprocess
 import sys
+import time
 import zipfile
 from pathlib import Path
 
-from .point_run import run_point
+from .point_run import point_folder, run_point
 
 
 def run_local(tasks, jobs, done):
@@ -62,7 +64,7 @@ def run_dask(tasks, address, jobs, done, scratch):
 def slurm_script(spec, tool_args, indices, jobs, out_dir):
     """The job array's batch script: one task per sweep point index."""
     slurm = spec.slurm
-    lines = ["#!/bin/bash", f"#SBATCH --job-name=ssdsim-sweep",
+    lines = ["#!/bin/bash", "#SBATCH --job-name=ssdsim-sweep",
              f"#SBATCH --array={','.join(map(str, indices))}%{jobs}",
              f"#SBATCH --output={out_dir}/slurm/%A_%a.out",
              f"#SBATCH --cpus-per-task={slurm.get('cpus_per_task', 1)}"]
@@ -81,9 +83,6 @@ def slurm_script(spec, tool_args, indices, jobs, out_dir):
 def run_slurm(spec, tool_args, tasks, jobs, out_dir, done):
     """Submits the array and waits for it (sbatch --wait), reporting each point as its task
     leaves its status.json; a task that left none is recorded as failed."""
-    import json
-    import time
-    from .point_run import point_folder
     tasks = list(tasks)
     if not tasks:
         return

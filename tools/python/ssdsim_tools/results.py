@@ -4,6 +4,8 @@ how the run ended and the report's headline figures. The wall-clock columns come
 import csv
 import json
 
+from .point_run import point_folder
+
 STATUS_COLUMNS = ["point", "status", "exit_code", "error"]
 # (column, unit) of the headline figures, from report.json.
 FIGURES = [
@@ -56,7 +58,6 @@ def cell(value):
 def write_results(path, swept_keys, points, records, out_dir):
     """Writes results.csv: `points` in order, each with its status record (None: not run) and,
     when it finished, its report's figures."""
-    from .point_run import point_folder
     columns = STATUS_COLUMNS + swept_keys + [name for name, _ in FIGURES] + WALL_CLOCK
     with open(path, "w", newline="") as handle:
         writer = csv.writer(handle, lineterminator="\n")

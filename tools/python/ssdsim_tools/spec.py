@@ -1,6 +1,7 @@
 """A sweep spec (docs/exploration.md): a TOML file with a base run, axes and options. Loading it
 checks its shape and names the file, line and key of the first thing wrong; enumerating it gives
 the points, each an independent `ssdsim run`."""
+import hashlib
 import itertools
 import math
 import re
@@ -124,7 +125,6 @@ def point_name(values):
         parts.append(f"{key}={format_value(value)}")
     name = re.sub(r"[^A-Za-z0-9._=,+-]", "-", ",".join(parts)) or "base"
     if len(name) > 120:  # file systems cap names at 255 bytes; keep it readable and unique
-        import hashlib
         name = name[:110] + "~" + hashlib.sha1(name.encode()).hexdigest()[:8]
     return name
 
