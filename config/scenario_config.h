@@ -64,6 +64,12 @@ struct RunConfig {
   bool oracle = true;        // run.oracle (check every read against the last write)
   bool progress = true;      // run.progress (print progress on long runs)
   bool request_log = false;  // run.request_log (write DIR/requests.csv)
+  // run.timeline: a Chrome/Perfetto trace-event JSON of the run (dies, channels, FTL CPU,
+  // accelerator, host queue depth; docs/timeline.md); a relative path is in the output folder.
+  std::string timeline;
+  double timeline_from_us = 0.0;           // run.timeline_from_us (window start)
+  double timeline_to_us = 0.0;             // run.timeline_to_us (window end; 0 = the run's end)
+  uint64_t timeline_max_events = 2000000;  // run.timeline_max_events (then the trace stops)
 };
 
 // Power cuts during the timed run (docs/power-loss.md): the device loses power, recovers, and the

@@ -102,6 +102,15 @@ std::vector<KeyDef> scenario_keys(ScenarioConfig& s) {
       {"run.oracle", &s.run.oracle, "Check every read against the last data written"},
       {"run.progress", &s.run.progress, "Print progress on long runs"},
       {"run.request_log", &s.run.request_log, "Write a per-request CSV log"},
+      {"run.timeline", &s.run.timeline,
+       "Write a Chrome/Perfetto trace-event JSON of the run to this file (relative: in the output "
+       "folder; empty = none)"},
+      {"run.timeline_from_us", &s.run.timeline_from_us,
+       "Timeline window: simulated time it starts at", closed(0, 9.2e12)},
+      {"run.timeline_to_us", &s.run.timeline_to_us,
+       "Timeline window: simulated time it ends at (0 = the run's end)", closed(0, 9.2e12)},
+      {"run.timeline_max_events", &s.run.timeline_max_events,
+       "Timeline events written at most (the trace then stops and says so)", at_least(1)},
 
       {"power.cut_at_us", &s.power.cut_at_us,
        "Cut the power once at this simulated time, recover, go on (0 = no cut)", at_least(0)},

@@ -1,7 +1,8 @@
 // Scenario rules that relate keys to each other and to the platform: sizes in whole sectors,
 // an address range inside the logical capacity, a journal region that leaves room for data, a
-// way for the run to end, a legal queue depth.
+// way for the run to end, a legal queue depth, a timeline window with its end after its start.
 #include <algorithm>
+#include <sstream>
 
 #include "config/capacity.h"
 #include "config/config_loader.h"
@@ -176,6 +177,27 @@ std::optional<KeyProblem> check_power(const ScenarioConfig& scenario) {
   return std::nullopt;
 }
 
+// A window is a span of time: its end after its start. Window keys without a file would be
+// silently ignored, so they are refused.
+std::optional<KeyProblem> check_timeline(const RunConfig& run) {
+  const bool windowed = run.timeline_from_us > 0 || run.timeline_to_us > 0;
+  if (run.timeline.empty() && windowed) {
+    return KeyProblem{run.timeline_from_us > 0 ? "run.timeline_from_us" : "run.timeline_to_us",
+                      "sets a timeline window but run.timeline names no file"};
+  }
+  if (run.timeline_to_us > 0 && run.timeline_to_us <= run.timeline_from_us) {
+    const auto us = [](double value) {
+      std::ostringstream text;
+      text << value;
+      return text.str();
+    };
+    return KeyProblem{"run.timeline_to_us", "must be after run.timeline_from_us (" +
+                                                us(run.timeline_from_us) + " us; got " +
+                                                us(run.timeline_to_us) + ")"};
+  }
+  return std::nullopt;
+}
+
 std::optional<KeyProblem> find_scenario_problem(const ScenarioConfig& scenario,
                                                 const PlatformConfig& platform) {
   ScenarioConfig copy = scenario;  // the key list binds mutable fields; we only read them
@@ -244,6 +266,7 @@ std::optional<KeyProblem> find_scenario_problem(const ScenarioConfig& scenario,
                           kLatestTimeText + ")"};
   }
   if (auto problem = check_power(scenario)) return problem;
+  if (auto problem = check_timeline(scenario.run)) return problem;
   return std::nullopt;
 }
 

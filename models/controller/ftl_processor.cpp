@@ -5,6 +5,7 @@
 
 #include "models/accelerator/accelerator_port.h"
 #include "models/common/host_command_extension.h"
+#include "models/timeline/timeline.h"
 
 namespace ssd::models {
 
@@ -98,8 +99,8 @@ void FtlProcessor::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_ti
   }
 }
 
-Picoseconds FtlProcessor::serve(ftl::HostCommand& command, Picoseconds ready,
-                                uint64_t& mismatches) {
+Picoseconds FtlProcessor::serve(ftl::HostCommand& command, Picoseconds ready, uint64_t& mismatches,
+                                const char* what) {
   // Functional first: the firmware runs to completion and leaves its operations behind.
   // Accelerator time from before this command (preconditioning) is not this command's.
   if (m_accelerator != nullptr) m_accelerator->take_wait_ps();
@@ -123,6 +124,10 @@ Picoseconds FtlProcessor::serve(ftl::HostCommand& command, Picoseconds ready,
   m_totals.accelerator_wait_ps += accelerator_ps;
   m_totals.work += work;
   ++m_totals.commands;
+  if (m_timeline != nullptr) {
+    m_timeline->firmware(what != nullptr ? what : ftl::to_string(command.kind), cpu_start,
+                         cpu_start + cpu_ps, cpu_end, cycles, work.accelerator_commands);
+  }
 
   // GC runs in the foreground of the write that needed the space (GC is incremental: one victim
   // per page at most, so that is bounded), at GC priority on the dies: other commands' reads and
@@ -214,7 +219,7 @@ Picoseconds FtlProcessor::flush_on_capacitors(Picoseconds at) {
   flush.kind = ftl::CommandKind::kFlush;
   uint64_t mismatches = 0;
   const FirmwareTotals host_commands = m_totals;
-  const Picoseconds done = serve(flush, at, mismatches);
+  const Picoseconds done = serve(flush, at, mismatches, "capacitor flush");
   m_totals = host_commands;
   return done;
 }
@@ -238,6 +243,8 @@ Picoseconds FtlProcessor::time_batch(Picoseconds ready) {
   const Picoseconds cpu_end = cpu_start + ftl::checked_ps(double(cycles) * m_costs.ps_per_cycle,
                                                           "a recovery step's firmware");
   m_cpu_free_at = cpu_end;
+  if (m_timeline != nullptr)
+    m_timeline->firmware("recovery", cpu_start, cpu_end, cpu_end, cycles, 0);
   return time_ops(cpu_end);
 }
 

@@ -52,6 +52,7 @@ struct FirmwareTotals {
 };
 
 class AcceleratorPort;
+class Timeline;
 
 class FtlProcessor : public sc_core::sc_module, public ftl::FrameClock {
  public:
@@ -85,11 +86,15 @@ class FtlProcessor : public sc_core::sc_module, public ftl::FrameClock {
   // VET's accelerator, when the platform has one: the time its commands took is added to the
   // firmware's time of the host command that issued them.
   void attach_accelerator(AcceleratorPort* port) { m_accelerator = port; }
+  // A timeline gets the firmware's work per command (and the accelerator's it waited for).
+  void attach_timeline(Timeline* timeline) { m_timeline = timeline; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
-  // Runs the command's firmware and times its operations; returns its completion.
-  Picoseconds serve(ftl::HostCommand& command, Picoseconds ready, uint64_t& mismatches);
+  // Runs the command's firmware and times its operations; returns its completion. `what` names
+  // the work on a timeline (default: the command's kind).
+  Picoseconds serve(ftl::HostCommand& command, Picoseconds ready, uint64_t& mismatches,
+                    const char* what = nullptr);
   // Issues the operations the backend recorded, none before `cpu_end`; returns the completion of
   // the latest (GC's only with controller.write_waits_for_gc or `with_gc`).
   Picoseconds time_ops(Picoseconds cpu_end, bool with_gc = false);
@@ -110,6 +115,7 @@ class FtlProcessor : public sc_core::sc_module, public ftl::FrameClock {
   std::vector<Picoseconds> m_frame_free_at;
   FirmwareTotals m_totals;
   AcceleratorPort* m_accelerator = nullptr;
+  Timeline* m_timeline = nullptr;
   std::vector<Picoseconds> m_done;  // per operation of the current command, reused
   ProgramBuffers m_program_buffers;
   tlm::tlm_generic_payload m_op_payload;

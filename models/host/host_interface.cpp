@@ -7,6 +7,8 @@
 
 #include <tlm_utils/tlm_quantumkeeper.h>
 
+#include "models/timeline/timeline.h"
+
 namespace ssd::models {
 
 namespace {
@@ -173,6 +175,7 @@ void HostInterface::run() {
       break;
     }
     m_in_flight.push(completion);
+    if (m_options.timeline != nullptr) m_options.timeline->submitted(submitted, completion);
     if (m_options.power == nullptr) {
       record(command, arrival, submitted, completion);
     } else {
@@ -225,6 +228,7 @@ Picoseconds HostInterface::cut_power(Picoseconds at) {
   m_stats.lost_commands += m_unsettled.size();
   m_unsettled = {};
   m_in_flight = {};
+  if (m_options.timeline != nullptr) m_options.timeline->power_cut(at);
   const Picoseconds back = m_options.power->cut(at);
   // The link went down with the device: nothing of the lost commands is still moving.
   m_to_device_free = m_to_host_free = back;

@@ -35,6 +35,8 @@
 
 namespace ssd::models {
 
+class Timeline;
+
 struct HostInterfaceOptions {
   uint32_t queue_depth = 32;  // closed loop: commands in flight
   uint32_t sector_bytes = 512;
@@ -44,6 +46,7 @@ struct HostInterfaceOptions {
   bool progress = false;                // print progress to stderr on long runs
   std::ostream* request_log = nullptr;  // CSV of every command, or none
   PowerLoss* power = nullptr;           // power cuts (power_loss.h), or none
+  Timeline* timeline = nullptr;         // the run's timeline (its queue depth), or none
 };
 
 class HostInterface : public sc_core::sc_module {

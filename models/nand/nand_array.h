@@ -22,6 +22,12 @@ class NandArray : public LtTarget {
   // No operation will be ready before `now` any more (NandTiming::advance): what a recovery,
   // which issues its reads with no simulated time passing, says as its dies' work moves on.
   void advance(Picoseconds now) { m_timing.advance(now); }
+  // A timeline of the dies and channels (NandTiming::set_span_sink, flush_spans).
+  void set_span_sink(NandSpanSink* sink) { m_timing.set_span_sink(sink); }
+  void flush_spans() { m_timing.flush_spans(); }
+  // The run is over: the GC still queued is placed, so that the counters (die busy time) count
+  // every operation where it finally went.
+  void place_queued_gc() { m_timing.place_queued_gc(); }
 
  private:
   Answer transport(tlm::tlm_generic_payload& payload, Picoseconds now, Picoseconds ready) override;

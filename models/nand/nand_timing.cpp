@@ -264,9 +264,7 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   const uint32_t channel = channel_of(die);
 
   drop_ended_slots(die);
-  for (uint32_t d = channel; d < m_params.dies; d += m_params.channels) {
-    drop_ended(m_transfer_slots[d], m_now, m_channel_floor[channel]);
-  }
+  for (uint32_t d = channel; d < m_params.dies; d += m_params.channels) drop_ended_transfers(d);
 
   const Shape shape = shape_of(op);
   if (rank_of(op.op_class) >= m_deferred_rank) return queue_gc(op, shape, ready);
@@ -353,11 +351,45 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
 void NandTiming::drop_ended_slots(uint32_t die) {
   auto& slots = m_die_slots[die];
   for (auto it = slots.begin(); it != slots.end() && it->end <= m_now; ++it) {
+    if (m_span_sink != nullptr) report_slot(die, *it);
     if (it->group == kNoGroup) continue;
     m_groups[it->group].clear();
     m_free_groups.push_back(it->group);
   }
   drop_ended(slots, m_now, m_die_floor[die]);
+}
+
+void NandTiming::drop_ended_transfers(uint32_t die) {
+  auto& transfers = m_transfer_slots[die];
+  if (m_span_sink != nullptr) {
+    for (auto it = transfers.begin(); it != transfers.end() && it->end <= m_now; ++it) {
+      report_transfer(die, *it);
+    }
+  }
+  drop_ended(transfers, m_now, m_channel_floor[channel_of(die)]);
+}
+
+void NandTiming::report_slot(uint32_t die, const DieSlot& slot, Picoseconds cut) const {
+  if (slot.start >= cut) return;
+  const auto planes = static_cast<uint32_t>(1 + members(slot.group).size());
+  m_span_sink->span(NandSpan{slot.start, std::min(slot.end, cut), die, slot.kind, slot.op_class,
+                             false, false, planes,
+                             slot.block == kNoBlock ? ftl::kNone : slot.page});
+}
+
+void NandTiming::report_transfer(uint32_t die, const ChannelSlot& slot, Picoseconds cut) const {
+  if (slot.start >= cut) return;
+  m_span_sink->span(NandSpan{slot.start, std::min(slot.end, cut), die, slot.kind, slot.op_class,
+                             true, slot.start != slot.owner_start, 1, ftl::kNone});
+}
+
+void NandTiming::flush_spans() {
+  place_queued_gc();
+  m_now = kNoStart;  // nothing comes after the run's end: every reservation has ended
+  for (uint32_t die = 0; die < m_params.dies; ++die) {
+    drop_ended_slots(die);
+    drop_ended_transfers(die);
+  }
 }
 
 uint32_t NandTiming::add_member(uint32_t group, const Member& member) {
@@ -451,8 +483,7 @@ Picoseconds NandTiming::join_queued(uint32_t die, const ftl::FlashOp& op, ftl::B
     // Queued GC on this block after the partner must stay after this operation.
     if (m_block_order[block].queued_gc > it->seq) continue;
     const Shape joined = joined_shape(it->shape, shape);
-    const auto total = [](const Shape& s) { return s.in_ps + s.array_ps + s.out_ps; };
-    const Picoseconds growth = total(joined) - total(it->shape);
+    const Picoseconds growth = joined.total() - it->shape.total();
     it->shape = joined;
     it->ready = std::max(it->ready, ready);
     it->group = add_member(it->group, Member{block, op.page});
@@ -650,7 +681,7 @@ Picoseconds NandTiming::enqueue_gc(const ftl::FlashOp& op, const Shape& shape, P
     }
   }
   if (block != kNoBlock) m_block_order[block].queued_gc = m_gc_seq;
-  m_counters.die_busy_ps[die] += shape.in_ps + shape.array_ps + shape.out_ps;
+  m_counters.die_busy_ps[die] += shape.total();
   // Estimate: where it would go if placed now, after the GC queued before it, in the first gaps
   // the die and channel have. It is not reserved: later host work may take that place, and the
   // operation is placed for real when an operation passes it (materialize_gc).
@@ -691,6 +722,10 @@ void NandTiming::power_off(Picoseconds cut) {
   // Power comes back to idle dies and channels: every reservation, queued GC and per-block order
   // went with it, and the floors keep anything from being placed before the cut.
   for (uint32_t die = 0; die < m_params.dies; ++die) {
+    if (m_span_sink != nullptr) {  // what ran before the cut, cut short; the rest never ran
+      for (const DieSlot& slot : m_die_slots[die]) report_slot(die, slot, cut);
+      for (const ChannelSlot& slot : m_transfer_slots[die]) report_transfer(die, slot, cut);
+    }
     m_die_slots[die].clear();
     m_transfer_slots[die].clear();
     m_die_floor[die] = std::max(m_die_floor[die], cut);
@@ -743,6 +778,9 @@ void NandTiming::place_queued_front(uint32_t die, const Placement& at, Hold hold
   const DieSlot slot{0,          0,         next.shape,  ftl::OpClass::kGc, next.kind,
                      next.block, next.page, Hold::kFree, next.source_block, next.group};
   const Hold held = reserve(die, slot, at, hold);
+  // Counted at its shape when queued; where it is placed its data-out may wait for the channel,
+  // and the die stays reserved until then.
+  m_counters.die_busy_ps[die] += (at.end - at.start) - next.shape.total();
   const uint8_t gc_rank = rank_of(ftl::OpClass::kGc);
   protect_predecessors(die, next.kind, next.block, gc_rank, held);
   protect_predecessors(die, ftl::OpKind::kRead, next.source_block, gc_rank, held);
@@ -893,11 +931,12 @@ NandTiming::Hold NandTiming::reserve(uint32_t die, const DieSlot& what, const Pl
   }
   auto& transfers = m_transfer_slots[die];
   if (shape.in_ps > 0) {
-    insert_sorted(transfers,
-                  ChannelSlot{at.start, at.start + shape.in_ps, at.start, op_class, hold});
+    insert_sorted(transfers, ChannelSlot{at.start, at.start + shape.in_ps, at.start, op_class, hold,
+                                         what.kind});
   }
   if (shape.out_ps > 0) {
-    insert_sorted(transfers, ChannelSlot{at.out_start, at.end, at.start, op_class, hold});
+    insert_sorted(transfers,
+                  ChannelSlot{at.out_start, at.end, at.start, op_class, hold, what.kind});
   }
   return hold;
 }
@@ -955,11 +994,11 @@ void NandTiming::put_back_moved(uint32_t die, Picoseconds new_end) {
     note_slot(moved, again.start, again.end);
     if (moved.shape.in_ps > 0) {
       m_moved_channel.push_back(ChannelSlot{again.start, again.start + moved.shape.in_ps,
-                                            again.start, moved.op_class, moved.hold});
+                                            again.start, moved.op_class, moved.hold, moved.kind});
     }
     if (moved.shape.out_ps > 0) {
-      m_moved_channel.push_back(
-          ChannelSlot{again.out_start, again.end, again.start, moved.op_class, moved.hold});
+      m_moved_channel.push_back(ChannelSlot{again.out_start, again.end, again.start, moved.op_class,
+                                            moved.hold, moved.kind});
     }
     previous_end = again.end;
   }

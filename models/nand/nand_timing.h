@@ -110,6 +110,30 @@ struct NandCounters {
   }
 };
 
+// One reservation of a die or a channel as it finally happened: what a timeline
+// (models/timeline/) draws. A die's span runs from its operation's command to its last byte of
+// data-out; a channel's is one transfer (the command, with a program's data-in; or data-out).
+struct NandSpan {
+  Picoseconds start;
+  Picoseconds end;
+  uint32_t die;
+  ftl::OpKind kind;
+  ftl::OpClass op_class;
+  bool on_channel;   // a transfer on the die's channel, not the die's reservation
+  bool data_out;     // a channel span: the data-out after the array time
+  uint32_t planes;   // a die span: the planes of a multi-plane operation (1: none)
+  ftl::PageId page;  // a die span: its (first) page; ftl::kNone when not known
+};
+
+// Receives each reservation once its place is final: when it has ended before the caller's
+// clock (nothing moves a reservation that started), when the power goes (cut short), and at
+// the end of the run (NandTiming::flush_spans()). Not in time order across dies.
+class NandSpanSink {
+ public:
+  virtual ~NandSpanSink() = default;
+  virtual void span(const NandSpan& span) = 0;
+};
+
 class NandTiming final : public ftl::DieLoad {
  public:
   explicit NandTiming(const NandTimingParams& params);
@@ -142,6 +166,11 @@ class NandTiming final : public ftl::DieLoad {
   std::vector<Reservation> reservations(uint32_t die) const;
   // Places every queued GC operation, as host work on its die coming after it would.
   void place_queued_gc();
+  // Where each reservation goes once final (none: nothing is reported, nothing costs).
+  void set_span_sink(NandSpanSink* sink) { m_span_sink = sink; }
+  // The run is over: queued GC is placed (as place_queued_gc()) and every reservation still held
+  // goes to the sink and is forgotten.
+  void flush_spans();
   // Queued GC operations not placed yet, over all dies (bounded by gc_backlog_erases).
   size_t queued_gc_ops() const;
 
@@ -172,6 +201,8 @@ class NandTiming final : public ftl::DieLoad {
     Picoseconds in_ps;
     Picoseconds array_ps;
     Picoseconds out_ps;
+
+    Picoseconds total() const { return in_ps + array_ps + out_ps; }
   };
   // Counts `op` and its array time in m_counters.
   void count(const ftl::FlashOp& op);
@@ -206,7 +237,8 @@ class NandTiming final : public ftl::DieLoad {
     Picoseconds end;
     Picoseconds owner_start;
     ftl::OpClass op_class;
-    Hold hold = Hold::kFree;  // as its DieSlot
+    Hold hold = Hold::kFree;                // as its DieSlot
+    ftl::OpKind kind = ftl::OpKind::kRead;  // its DieSlot's (what a timeline names it by)
   };
   struct Placement {
     Picoseconds start;
@@ -301,6 +333,11 @@ class NandTiming final : public ftl::DieLoad {
   }
   // Forgets the die's reservations that ended by m_now, freeing their multi-plane groups.
   void drop_ended_slots(uint32_t die);
+  // Forgets the transfers of `die` that ended by m_now.
+  void drop_ended_transfers(uint32_t die);
+  // Hands a final reservation to the span sink (which must be set), its end at most `cut`.
+  void report_slot(uint32_t die, const DieSlot& slot, Picoseconds cut = kNoStart) const;
+  void report_transfer(uint32_t die, const ChannelSlot& slot, Picoseconds cut = kNoStart) const;
   // Whether `slot` works on `block` (any of its pages, or a copy-back's source).
   bool touches(const DieSlot& slot, ftl::BlockId block) const;
   // The page `slot` programs, reads or erases on `block` (not as a copy-back's source), or kNone.
@@ -440,6 +477,7 @@ class NandTiming final : public ftl::DieLoad {
   mutable std::vector<uint32_t> m_slot_hint;  // per die: where place()'s last search ended
   NandCounters m_counters;
   Picoseconds m_now = 0;
+  NandSpanSink* m_span_sink = nullptr;
 };
 
 }  // namespace ssd::models

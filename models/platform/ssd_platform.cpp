@@ -45,6 +45,21 @@ HostInterfaceOptions host_options(const config::LoadedConfig& config,
   return host;
 }
 
+TimelineOptions timeline_options(const config::LoadedConfig& config, bool accelerator) {
+  const config::RunConfig& run = config.scenario.run;
+  const config::NandConfig& nand = config.platform.nand;
+  TimelineOptions options;
+  options.from = ftl::checked_ps(run.timeline_from_us * 1e6, "run.timeline_from_us");
+  if (run.timeline_to_us > 0) {
+    options.to = ftl::checked_ps(run.timeline_to_us * 1e6, "run.timeline_to_us");
+  }
+  options.max_events = run.timeline_max_events;
+  options.channels = nand.channels;
+  options.dies = nand.channels * nand.chips_per_channel * nand.dies_per_chip;
+  options.accelerator = accelerator;
+  return options;
+}
+
 }  // namespace
 
 bool uses_accelerator(const config::PlatformConfig& platform) {
@@ -79,6 +94,13 @@ SsdPlatform::SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfi
   // When each data-cache frame frees, for the cache to reuse the one that frees first.
   if (ftl::DataCache* cache = m_device->data_cache()) cache->set_frame_clock(m_processor.get());
   HostInterfaceOptions host = host_options(m_config, options);
+  if (options.timeline != nullptr) {
+    m_timeline = std::make_unique<Timeline>(*options.timeline,
+                                            timeline_options(m_config, m_accelerator != nullptr));
+    m_nand->set_span_sink(m_timeline.get());
+    m_processor->attach_timeline(m_timeline.get());
+    host.timeline = m_timeline.get();
+  }
   if (m_config.scenario.power.on()) {
     m_power = std::make_unique<PowerCuts>(
         m_config.scenario.power, m_config.scenario.workload.requests,
@@ -176,7 +198,12 @@ SsdPlatform::Outcome SsdPlatform::run_to_end() {
   outcome.trace_failure = m_source->failure();
   outcome.stop = m_host->stop();
   if (outcome.trace_failure.empty() && outcome.stop.cause == RunStop::Cause::kNone) {
+    m_nand->place_queued_gc();
     outcome.report = gather(seconds_since(start));
+    if (m_timeline) {
+      m_nand->flush_spans();
+      m_timeline->finish();
+    }
   }
   return outcome;
 }

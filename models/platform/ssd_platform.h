@@ -23,6 +23,7 @@
 #include "models/memory/memory_model.h"
 #include "models/nand/nand_array.h"
 #include "models/platform/power_cuts.h"
+#include "models/timeline/timeline.h"
 #include "report/run_report.h"
 #include "workload/workload_source.h"
 
@@ -36,6 +37,9 @@ struct PlatformRunOptions {
   bool progress = false;
   std::ostream* request_log = nullptr;
   std::string accelerator_waveform;  // FST file of the RTL accelerator's signals ("" = none)
+  // Where the run's timeline goes (run.timeline; models/timeline/timeline.h), or none. Written
+  // as the run goes and closed when it ends well; a run that ends early leaves it unclosed.
+  std::ostream* timeline = nullptr;
 };
 
 class SsdPlatform : public sc_core::sc_module {
@@ -65,6 +69,8 @@ class SsdPlatform : public sc_core::sc_module {
   ftl::FtlDevice& device() { return *m_device; }
   const HostInterface& host() const { return *m_host; }
   const NandArray& nand() const { return *m_nand; }
+  // The run's timeline, when PlatformRunOptions::timeline asked for one.
+  const Timeline* timeline() const { return m_timeline.get(); }
 
  private:
   report::RunReport gather(double wall_s) const;
@@ -79,7 +85,8 @@ class SsdPlatform : public sc_core::sc_module {
   std::unique_ptr<MemoryModel> m_dram;
   std::unique_ptr<MemoryModel> m_nvram;
   std::unique_ptr<FtlProcessor> m_processor;
-  std::unique_ptr<PowerCuts> m_power;  // only when the scenario cuts power
+  std::unique_ptr<PowerCuts> m_power;    // only when the scenario cuts power
+  std::unique_ptr<Timeline> m_timeline;  // only when the run writes one
   std::unique_ptr<HostInterface> m_host;
   ftl::FtlStats m_stats_before_run;
   ftl::WriteCounters m_written_before_run;

@@ -18,12 +18,13 @@ inline std::string source_path(const std::string& relative) {
 }
 
 inline report::RunReport run_platform(const std::string& platform_file,
-                                      std::vector<std::string> overrides = {}) {
+                                      std::vector<std::string> overrides = {},
+                                      const models::PlatformRunOptions& options = {}) {
   overrides.push_back("run.progress=false");
   const auto config =
       config::load_config(source_path(platform_file), source_path("scenarios/default.toml"),
                           overrides, ftl::scheme_catalog());
-  models::SsdPlatform platform("ssd", config, models::PlatformRunOptions{});
+  models::SsdPlatform platform("ssd", config, options);
   platform.precondition();
   return platform.run();
 }

@@ -80,6 +80,14 @@ std::string accelerator_problem(const ssd::config::LoadedConfig& config, const R
 
 // The scenario file: --scenario; with --trace alone none (the built-in defaults, named after the
 // trace); else the bundled default.
+// run.timeline's file: a relative path is inside the run's output folder (so that each point of
+// a sweep writes its own).
+fs::path timeline_file(const std::string& key, const std::string& out) {
+  if (key.empty()) return {};
+  const fs::path path(key);
+  return path.is_absolute() ? path : fs::path(out) / path;
+}
+
 std::string scenario_path(RunArguments& args) {
   if (!args.scenario.empty()) return args.scenario;
   if (args.trace.empty()) return bundled("scenarios/default.toml");
@@ -135,17 +143,30 @@ int run_simulation(RunArguments args) {
   } catch (const std::exception& error) {
     return fail(kExitBadInput, error.what());
   }
+  const fs::path timeline_path = timeline_file(config.scenario.run.timeline, out.path);
+  if (!timeline_path.empty() && !fs::is_directory(timeline_path.parent_path())) {
+    ssd::tools::discard_output_folder(out);
+    return fail(kExitBadInput,
+                "run.timeline: the folder of " + timeline_path.string() + " does not exist");
+  }
 
   const fs::path log_path = fs::path(out.path) / "requests.csv";
   const fs::path log_tmp = fs::path(out.path) / "requests.csv.tmp";
   std::unique_ptr<std::ofstream> request_log;
-  // Undoes what a run that ends in an error wrote: the partial request log, and the output
-  // folder when this run created it and left it empty.
+  // The timeline (run.timeline) is written beside its final name and renamed once complete.
+  const fs::path timeline_tmp = timeline_path.string() + ".tmp";
+  std::unique_ptr<std::ofstream> timeline;
+  // Undoes what a run that ends in an error wrote: the partial request log and timeline, and
+  // the output folder when this run created it and left it empty.
   const auto discard_outputs = [&] {
+    std::error_code ignored;
     if (request_log) {
       request_log->close();
-      std::error_code ignored;
       fs::remove(log_tmp, ignored);
+    }
+    if (timeline) {
+      timeline->close();
+      fs::remove(timeline_tmp, ignored);
     }
     ssd::tools::discard_output_folder(out);
   };
@@ -158,6 +179,13 @@ int run_simulation(RunArguments args) {
       request_log = std::make_unique<std::ofstream>(log_tmp);
       if (!*request_log) throw std::runtime_error("cannot write " + log_tmp.string());
       options.request_log = request_log.get();
+    }
+    if (!timeline_path.empty()) {
+      timeline = std::make_unique<std::ofstream>(timeline_tmp);
+      if (!*timeline) {
+        throw std::runtime_error("cannot write " + timeline_tmp.string() + " (run.timeline)");
+      }
+      options.timeline = timeline.get();
     }
     ssd::models::SsdPlatform platform("ssd", config, options);
     platform.precondition();
@@ -177,9 +205,23 @@ int run_simulation(RunArguments args) {
       request_log->close();
       fs::rename(log_tmp, log_path);
     }
+    if (timeline) {
+      timeline->close();
+      if (!*timeline) throw std::runtime_error("cannot write " + timeline_tmp.string());
+      fs::rename(timeline_tmp, timeline_path);
+    }
     ssd::report::write_report_json(report, out.path);
     if (!args.quiet) std::cout << ssd::report::summary_text(report);
     std::cout << "report: " << (fs::path(out.path) / "report.json").string() << '\n';
+    if (const ssd::models::Timeline* written = platform.timeline()) {
+      std::cout << "timeline: " << timeline_path.string() << " (" << written->events()
+                << " events)\n";
+      if (written->truncated()) {
+        std::cerr << "warning: the timeline stopped at run.timeline_max_events ("
+                  << config.scenario.run.timeline_max_events
+                  << " events); narrow it with run.timeline_from_us and run.timeline_to_us\n";
+      }
+    }
     // A unit a power cut lost after a completed flush is an integrity failure too.
     const bool lost = report.power && report.power->lost_durable_units > 0;
     return report.integrity_mismatches == 0 && !lost ? 0 : kExitMismatch;
