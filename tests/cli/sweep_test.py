@@ -152,6 +152,10 @@ check("plot writes the CDFs and percentile bars as PNG and SVG", plot.returncode
       all((work / "plots" / f).stat().st_size > 1000 for f in expected if
           (work / "plots" / f).exists()) and
       all((work / "plots" / f).exists() for f in expected), plot.stderr + plot.stdout)
+check("a categorical axis gets WAF, mapping memory, IOPS and energy bars per configuration",
+      all((work / "plots" / f"{m}-per-configuration.png").exists()
+          for m in ("waf", "mapping_memory_bytes", "iops", "energy_per_request_uj")),
+      sorted(p.name for p in (work / "plots").iterdir()))
 replot = subprocess.run([ssdsim, "plot", str(work / "local/results.csv"), "--out",
                          str(work / "plots-again")], capture_output=True, text=True)
 check("the same results give the same SVGs",
@@ -162,9 +166,10 @@ spec = write_spec("numeric.toml", '[base.set]\n"workload.requests" = 300\n"cache
 sweep(spec, work / "numeric", "--jobs", "2")
 numeric = subprocess.run([ssdsim, "plot", str(work / "numeric/results.csv"), "--out",
                           str(work / "numeric-plots")], capture_output=True, text=True)
-check("a numeric axis gets WAF, mapping memory and IOPS against it",
+check("a numeric axis gets WAF, mapping memory, IOPS and energy against it",
       all((work / "numeric-plots" / f"{m}-vs-cache.capacity_bytes.png").exists()
-          for m in ("waf", "mapping_memory_bytes", "iops")), numeric.stderr)
+          for m in ("waf", "mapping_memory_bytes", "iops", "energy_per_request_uj")),
+      numeric.stderr)
 (work / "not-results.csv").write_text("a,b\n1,2\n")
 wrong = subprocess.run([ssdsim, "plot", str(work / "not-results.csv"), "--out",
                         str(work / "wrong")], capture_output=True, text=True)

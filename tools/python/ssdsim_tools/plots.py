@@ -1,5 +1,6 @@
 """Pictures of a sweep's results.csv (matplotlib, Agg): latency CDFs per run, p50/p99/p99.9 bars
-per configuration, and WAF, mapping memory and IOPS against each numeric swept parameter. Each
+per configuration, WAF, mapping memory, IOPS and energy per request as bars per configuration
+and against each numeric swept parameter. Each
 figure is written as PNG and SVG; the SVGs carry no date and a fixed hash salt, so the same
 results give the same files."""
 import csv
@@ -18,7 +19,10 @@ from .results import FIGURES, STATUS_COLUMNS, WALL_CLOCK  # noqa: E402
 plt.rcParams["svg.hashsalt"] = "ssdsim"
 LABELS = {"waf": "write amplification", "mapping_memory_bytes": "mapping memory (bytes)",
           "iops": "IOPS (requests per simulated second)",
+          "energy_per_request_uj": "energy per request (uJ)",
           "read_p99_us": "read latency p99 (us)", "write_p99_us": "write latency p99 (us)"}
+# Drawn as bars per configuration (the latencies have their own percentile bars).
+BAR_COLUMNS = ["waf", "mapping_memory_bytes", "iops", "energy_per_request_uj"]
 PERCENTILES = [(0.5, "p50"), (0.9, "p90"), (0.99, "p99"), (0.999, "p999")]
 SEED = "workload.seed"
 
@@ -147,6 +151,35 @@ def percentile_figure(rows, swept, kind, out_dir, written):
     save(figure, out_dir, f"percentiles-{kind}", written)
 
 
+def bar_figures(rows, swept, out_dir, written):
+    """One bar per configuration (seeds averaged) for each of BAR_COLUMNS the runs have: what a
+    categorical axis (scheme, platform, trace) is compared by."""
+    keys = [k for k in swept if k != SEED]
+    groups = grouped(rows, keys)
+    if len(groups) < 2:
+        return
+    for column in BAR_COLUMNS:
+        values = [mean_of(g, column) for g in groups.values()]
+        if all(v is None for v in values):
+            continue
+        label = LABELS[column]
+        figure, axes = plt.subplots(figsize=(max(6, 0.6 * len(groups) + 2), 4.5))
+        axes.bar(range(len(groups)), [v or 0 for v in values], 0.6)
+        axes.set_xticks(range(len(groups)))
+        axes.set_xticklabels([", ".join(map(str, k)) for k in groups], rotation=30, ha="right",
+                             fontsize=7)
+        present = [v for v in values if v]
+        if present and max(present) > 100 * min(present):  # spans decades: a log scale
+            axes.set_yscale("log")
+            label = label.replace(")", ", log scale)") if ")" in label else label + " (log scale)"
+        axes.set_ylabel(label)
+        axes.set_xlabel(", ".join(keys))
+        axes.set_title(f"{LABELS[column]} per configuration" +
+                       (" (mean over seeds)" if SEED in swept else ""), fontsize=9)
+        axes.grid(True, axis="y", alpha=0.3)
+        save(figure, out_dir, f"{column}-per-configuration", written)
+
+
 def against_figures(rows, swept, out_dir, written):
     numeric = [k for k in swept if k != SEED and all(number(r[k]) is not None for r in rows)]
     for axis in numeric:
@@ -190,5 +223,6 @@ def plot(results_csv, out_dir, where=()):
     for kind in ("read", "write"):
         cdf_figure(rows, swept, points_dir, kind, out_dir, written)
         percentile_figure(rows, swept, kind, out_dir, written)
+    bar_figures(rows, swept, out_dir, written)
     against_figures(rows, swept, out_dir, written)
     return written
