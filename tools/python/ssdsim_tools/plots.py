@@ -58,7 +58,17 @@ def number(text):
 
 
 def label_of(row, keys):
-    return ", ".join(f"{k}={row[k]}" for k in keys) or row["point"]
+    return named(keys, [row[k] for k in keys]) or row["point"]
+
+
+def named(keys, values):
+    """KEY=VALUE pairs of the keys a configuration sets (an explicit point may leave some unset)."""
+    return ", ".join(f"{k}={v}" for k, v in zip(keys, values) if v != "")
+
+
+def values_of(values):
+    """The values a configuration sets, for a tick label."""
+    return ", ".join(str(v) for v in values if v != "")
 
 
 def save(figure, out_dir, name, written):
@@ -140,7 +150,7 @@ def percentile_figure(rows, swept, kind, out_dir, written):
         xs = [g + (i - 1) * width for g in range(len(groups))]
         axes.bar(xs, [v or 0 for v in bars[name]], width, label=label)
     axes.set_xticks(range(len(groups)))
-    axes.set_xticklabels([", ".join(map(str, k)) or "base" for k in groups], rotation=30,
+    axes.set_xticklabels([values_of(k) or "base" for k in groups], rotation=30,
                          ha="right", fontsize=7)
     axes.set_yscale("log")
     axes.set_ylabel(f"{kind} latency (us, log scale)")
@@ -166,7 +176,7 @@ def bar_figures(rows, swept, out_dir, written):
         figure, axes = plt.subplots(figsize=(max(6, 0.6 * len(groups) + 2), 4.5))
         axes.bar(range(len(groups)), [v or 0 for v in values], 0.6)
         axes.set_xticks(range(len(groups)))
-        axes.set_xticklabels([", ".join(map(str, k)) for k in groups], rotation=30, ha="right",
+        axes.set_xticklabels([values_of(k) for k in groups], rotation=30, ha="right",
                              fontsize=7)
         present = [v for v in values if v]
         if present and max(present) > 100 * min(present):  # spans decades: a log scale
@@ -180,10 +190,18 @@ def bar_figures(rows, swept, out_dir, written):
         save(figure, out_dir, f"{column}-per-configuration", written)
 
 
+def follows(rows, column, axis):
+    """Whether `column` takes one value for each value of `axis` (an explicit point's key set
+    with the axis, such as a request count that goes with the device size): not a line of its
+    own."""
+    seen = {}
+    return all(seen.setdefault(r[axis], r[column]) == r[column] for r in rows)
+
+
 def against_figures(rows, swept, out_dir, written):
     numeric = [k for k in swept if k != SEED and all(number(r[k]) is not None for r in rows)]
     for axis in numeric:
-        others = [k for k in swept if k not in (axis, SEED)]
+        others = [k for k in swept if k not in (axis, SEED) and not follows(rows, k, axis)]
         for column, label in LABELS.items():
             figure, axes = plt.subplots(figsize=(7, 4.5))
             for key, group in grouped(rows, others).items():
@@ -193,16 +211,20 @@ def against_figures(rows, swept, out_dir, written):
                 points = [(number(x[0]), y) for x, y in zip(xs, ys) if y is not None]
                 if points:
                     axes.plot(*zip(*points), marker="o",
-                              label=", ".join(f"{k}={v}" for k, v in zip(others, key)) or None)
+                              label=named(others, key) or None)
             if not axes.lines:
                 plt.close(figure)
                 continue
             axes.set_xlabel(axis)
             axes.set_ylabel(label)
-            if column.endswith("_us"):  # latencies span decades from one setting to the next
+            # Latencies span decades from one setting to the next; other figures may too.
+            ys = [y for line in axes.lines for y in line.get_ydata() if y and y > 0]
+            if column.endswith("_us") or (ys and max(ys) > 10 * min(ys)):
                 axes.set_yscale("log")
-                axes.set_ylabel(label.replace("(us)", "(us, log scale)"))
-            if len({number(r[axis]) for r in rows}) > 2 and min(number(r[axis]) for r in rows) > 0:
+                axes.set_ylabel(label.replace(")", ", log scale)") if label.endswith(")")
+                                else label + " (log scale)")
+            xs = {number(r[axis]) for r in rows}
+            if len(xs) > 2 and min(xs) > 0 and max(xs) > 10 * min(xs):
                 axes.set_xscale("log")
             axes.set_title(f"{label} against {axis}" +
                            (" (mean over seeds)" if SEED in swept else ""), fontsize=9)
