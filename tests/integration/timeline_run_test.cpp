@@ -3,7 +3,8 @@
 // never overlap (a die does one thing at a time), the die spans count every NAND operation by
 // kind (a multi-plane span its planes), the channel spans add up to each channel's busy time and
 // the die spans to each die's, the FTL CPU has a span per command adding up to its busy time,
-// and the host's queue depth never passes the scenario's and ends at 0. A window keeps only what
+// and the host's queue depth never passes the scenario's and ends at 0; the accelerator track
+// holds the waits the firmware counted. A window keeps only what
 // overlaps it, the event cap stops the trace and says so, and a power cut cuts spans short.
 #include <gtest/gtest.h>
 
@@ -160,6 +161,21 @@ TEST(TimelineRun, AMultiPlaneSpanCountsItsPlanes) {
   bool wide = false;
   for (const json& span : events(run.trace, "X", kDies)) wide |= span.at("args").contains("planes");
   EXPECT_TRUE(wide);
+}
+
+TEST(TimelineRun, TheAcceleratorTrackHoldsTheWaitsTheFirmwareCounted) {
+  const TimedRun run = run_with_timeline(
+      {"ftl.scheme=vet", "ftl.vet.hash_backend=accelerator", "workload.requests=500"});
+  expect_clean_run(run.report);
+  ASSERT_TRUE(run.report.accelerator.has_value());
+  const auto controller = by_track(events(run.trace, "X", kController));
+  ASSERT_TRUE(controller.count(2));
+  uint64_t commands = 0;
+  for (const json& span : controller.at(2))
+    commands += span.at("args").at("commands").get<uint64_t>();
+  EXPECT_EQ(commands, run.report.accelerator->commands);
+  EXPECT_NEAR(total_us(controller.at(2)) * 1000, double(run.report.accelerator->wait_ns), 1.0);
+  expect_no_overlap(controller, "controller track");
 }
 
 TEST(TimelineRun, AWindowKeepsOnlyWhatOverlapsIt) {
