@@ -4,8 +4,8 @@
 // kind (a multi-plane span its planes), the channel spans add up to each channel's busy time and
 // the die spans to each die's, the FTL CPU has a span per command adding up to its busy time,
 // and the host's queue depth never passes the scenario's and ends at 0; the accelerator track
-// holds the waits the firmware counted. A window keeps only what
-// overlaps it, the event cap stops the trace and says so, and a power cut cuts spans short.
+// holds the waits the firmware counted. A window keeps only what overlaps it, the event cap stops
+// the trace and says so, and a power cut cuts spans short.
 #include <gtest/gtest.h>
 
 #include <algorithm>
