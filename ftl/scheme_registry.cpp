@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "ftl/block/block_descriptor.h"
+#include "ftl/cache/data_cache.h"
 #include "ftl/dac/dac_descriptor.h"
 #include "ftl/dftl/dftl_descriptor.h"
 #include "ftl/extent/emt/emt_descriptor.h"
@@ -196,6 +197,7 @@ uint64_t simulator_bytes(const config::PlatformConfig& platform, bool oracle, bo
   // Power cuts: the durability check's durable token and trim bit, kept as the oracle's are.
   if (power_loss) bytes += expected * (sizeof(Token) + 1);
   if (oracle) bytes += g.slots() * sizeof(Token) + expected * sizeof(Token);
+  bytes += DataCache::simulator_bytes(platform, g);
   return bytes + entry.simulator_bytes(platform, g);
 }
 

@@ -47,7 +47,8 @@ bool sector_granular(const config::PlatformConfig& platform);
 // Host memory the simulator needs for the platform's device and scheme, estimated from the
 // geometry before anything is allocated: the functional flash (spare words per page, a content
 // token per slot with the oracle), block bookkeeping, the oracle's expected token per logical
-// unit, and the scheme's own state (SchemeDescriptor::simulator_bytes).
+// unit, the data cache's lines (DataCache::simulator_bytes) and the scheme's own state
+// (SchemeDescriptor::simulator_bytes).
 uint64_t simulator_bytes(const config::PlatformConfig& platform, bool oracle,
                          bool power_loss = false);
 

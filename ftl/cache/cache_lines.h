@@ -91,6 +91,12 @@ class CacheLines {
   // Frames ever used (the largest frame number + 1).
   uint32_t frames() const { return static_cast<uint32_t>(m_entries.size()); }
 
+  // Host memory one line takes at most, for an estimate made before the run: its entry, its
+  // tokens, its index node (a hash node with key and value, and its bucket) and a free-list slot.
+  static constexpr uint64_t bytes_per_line(uint32_t slots_per_line) {
+    return sizeof(Entry) + uint64_t{slots_per_line} * sizeof(Token) + 48 + sizeof(uint32_t);
+  }
+
  private:
   // Two intrusive least-recently-used lists run through the entries: every line, and the dirty
   // lines alone.

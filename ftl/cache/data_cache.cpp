@@ -16,6 +16,14 @@ uint32_t units_per_line(const config::CacheConfig& cache, const Geometry& geomet
 
 }  // namespace
 
+uint64_t DataCache::simulator_bytes(const config::PlatformConfig& platform,
+                                    const Geometry& geometry) {
+  if (!platform.cache.on()) return 0;
+  const uint32_t units = units_per_line(platform.cache, geometry);
+  const uint64_t lines = platform.cache.capacity_bytes / (uint64_t{units} * geometry.unit_bytes);
+  return lines * (CacheLines::bytes_per_line(units) + sizeof(uint64_t));  // + the frame's time
+}
+
 DataCache::DataCache(const config::PlatformConfig& platform, const Geometry& geometry,
                      FlashBackend& backend)
     : m_geometry(geometry),

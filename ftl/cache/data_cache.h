@@ -53,6 +53,11 @@ struct CacheCounts {
 
 class DataCache {
  public:
+  // Host memory a full cache of the platform's takes (none with cache.mode off): its lines'
+  // records, and the controller's free time per frame (models/controller). What
+  // ftl::simulator_bytes() adds for it.
+  static uint64_t simulator_bytes(const config::PlatformConfig& platform, const Geometry& geometry);
+
   DataCache(const config::PlatformConfig& platform, const Geometry& geometry,
             FlashBackend& backend);
 

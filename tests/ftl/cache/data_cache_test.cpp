@@ -248,5 +248,24 @@ TEST(DataCache, RandomCutsLoseNothingDurable) {
   }
 }
 
+// The memory estimate made before a run (ftl::simulator_bytes) counts a full cache's lines: each
+// line's record and tokens, in proportion to the capacity; nothing with the cache off.
+TEST(DataCache, TheMemoryEstimateCountsAFullCachesLines) {
+  const auto extra = [](const config::PlatformConfig& p) {
+    config::PlatformConfig off = p;
+    off.cache.mode = "off";
+    return simulator_bytes(p, true) - simulator_bytes(off, true);
+  };
+  const config::PlatformConfig small = cached("write_back", 64);
+  const config::PlatformConfig large = cached("write_back", 256);
+  const config::PlatformConfig wide = cached("write_through", 64, 4);
+  EXPECT_EQ(extra(cached("off", 64)), 0u);
+  EXPECT_GE(extra(small), 64 * (CacheLines::bytes_per_line(1) + sizeof(uint64_t)));
+  EXPECT_EQ(extra(large), 4 * extra(small));
+  // A line of four units keeps four tokens: more per line, as many lines.
+  EXPECT_GT(extra(wide), extra(small));
+  EXPECT_EQ(extra(wide) - extra(small), 64 * 3 * sizeof(Token));
+}
+
 }  // namespace
 }  // namespace ssd::ftl
