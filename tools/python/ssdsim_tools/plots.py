@@ -20,6 +20,7 @@ plt.rcParams["svg.hashsalt"] = "ssdsim"
 LABELS = {"waf": "write amplification", "mapping_memory_bytes": "mapping memory (bytes)",
           "iops": "IOPS (requests per simulated second)",
           "energy_per_request_uj": "energy per request (uJ)",
+          "mapping_cache_hit_ratio": "mapping cache hit ratio",
           "read_p99_us": "read latency p99 (us)", "write_p99_us": "write latency p99 (us)"}
 # Drawn as bars per configuration (the latencies have their own percentile bars).
 BAR_COLUMNS = ["waf", "mapping_memory_bytes", "iops", "energy_per_request_uj"]
