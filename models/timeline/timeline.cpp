@@ -14,12 +14,17 @@ constexpr uint32_t kControllerPid = 3;
 constexpr uint32_t kHostPid = 4;
 constexpr Picoseconds kNoEnd = ~Picoseconds{0};
 
-// Picoseconds as microseconds, exactly: the integer part, a point, six digits.
-std::string us(Picoseconds ps) {
+// Picoseconds as microseconds, exactly: the integer part, a point, six digits. Written straight
+// to the stream (`out << Micros{ps}`): no string per event.
+struct Micros {
+  Picoseconds ps;
+};
+std::ostream& operator<<(std::ostream& out, Micros t) {
   char text[32];
-  std::snprintf(text, sizeof text, "%" PRIu64 ".%06" PRIu64, static_cast<uint64_t>(ps / 1000000),
-                static_cast<uint64_t>(ps % 1000000));
-  return text;
+  const int n =
+      std::snprintf(text, sizeof text, "%" PRIu64 ".%06" PRIu64,
+                    static_cast<uint64_t>(t.ps / 1000000), static_cast<uint64_t>(t.ps % 1000000));
+  return out.write(text, n);
 }
 
 const char* kind_name(ftl::OpKind kind) {
@@ -54,7 +59,7 @@ const char* class_name(ftl::OpClass op_class) {
 
 // What a channel transfer carries: data-out after the array time, or the operation's command
 // (with a program's data in).
-std::string transfer_name(const NandSpan& span) {
+const char* transfer_name(const NandSpan& span) {
   if (span.data_out) return "data out";
   return span.kind == ftl::OpKind::kProgram ? "command + data in" : "command";
 }
@@ -111,31 +116,42 @@ bool Timeline::take_event() {
   return true;
 }
 
-void Timeline::write_span(uint32_t pid, uint32_t tid, Picoseconds start, Picoseconds end,
-                          const std::string& name, const char* category, const std::string& args) {
-  if (!overlaps_window(start, end) || !take_event()) return;
-  begin_event() << "\"ph\":\"X\",\"name\":\"" << name << "\",\"cat\":\"" << category
-                << "\",\"pid\":" << pid << ",\"tid\":" << tid << ",\"ts\":" << us(start)
-                << ",\"dur\":" << us(end - start) << ",\"args\":{" << args << "}}";
+void Timeline::write_span(const SpanEvent& event) {
+  if (!overlaps_window(event.start, event.end) || !take_event()) return;
+  std::ostream& out = begin_event();
+  out << "\"ph\":\"X\",\"name\":\"" << event.name;
+  if (event.qualifier != nullptr) out << " (" << event.qualifier << ')';
+  out << "\",\"cat\":\"" << event.category << "\",\"pid\":" << event.pid << ",\"tid\":" << event.tid
+      << ",\"ts\":" << Micros{event.start} << ",\"dur\":" << Micros{event.end - event.start}
+      << ",\"args\":{";
+  const char* comma = "";
+  for (const SpanEvent::Arg& arg : event.args) {
+    if (arg.name == nullptr) continue;
+    out << comma << '"' << arg.name << "\":" << arg.value;
+    comma = ",";
+  }
+  out << "}}";
 }
 
 void Timeline::span(const NandSpan& span) {
-  if (!overlaps_window(span.start, span.end)) return;  // before naming it: most runs window
-  const char* category = ftl::to_string(span.op_class);
+  SpanEvent event{kDiesPid,
+                  span.die,
+                  span.start,
+                  span.end,
+                  kind_name(span.kind),
+                  class_name(span.op_class),
+                  ftl::to_string(span.op_class),
+                  {}};
   if (span.on_channel) {
-    write_span(kChannelsPid, span.die % m_options.channels, span.start, span.end,
-               transfer_name(span) + " (" + class_name(span.op_class) + ")", category,
-               "\"die\":" + std::to_string(span.die));
-    return;
+    event.pid = kChannelsPid;
+    event.tid = span.die % m_options.channels;
+    event.name = transfer_name(span);
+    event.args[0] = {"die", span.die};
+  } else {
+    if (span.page != ftl::kNone) event.args[0] = {"page", span.page};
+    if (span.planes > 1) event.args[1] = {"planes", span.planes};
   }
-  std::string args;
-  if (span.page != ftl::kNone) args = "\"page\":" + std::to_string(span.page);
-  if (span.planes > 1) {
-    args += (args.empty() ? "" : ",") + std::string("\"planes\":") + std::to_string(span.planes);
-  }
-  write_span(kDiesPid, span.die, span.start, span.end,
-             std::string(kind_name(span.kind)) + " (" + class_name(span.op_class) + ")", category,
-             args);
+  write_span(event);
 }
 
 void Timeline::firmware(const char* what, Picoseconds start, Picoseconds cycles_end,
@@ -151,9 +167,14 @@ void Timeline::firmware(const char* what, Picoseconds start, Picoseconds cycles_
 
 void Timeline::write_controller(const ControllerSpan& span, Picoseconds cut) {
   if (span.start >= cut) return;  // it never ran
-  write_span(kControllerPid, span.track, span.start, std::min(span.end, cut), span.name,
-             span.track == kCpuTrack ? "firmware" : "accelerator",
-             std::string("\"") + span.arg_name + "\":" + std::to_string(span.arg));
+  write_span({kControllerPid,
+              span.track,
+              span.start,
+              std::min(span.end, cut),
+              span.name,
+              nullptr,
+              span.track == kCpuTrack ? "firmware" : "accelerator",
+              {{{span.arg_name, span.arg}, {}}}});
 }
 
 void Timeline::release_controller(Picoseconds now) {
@@ -172,7 +193,8 @@ void Timeline::depth_changed(Picoseconds at, uint64_t depth) {
   const auto counter = [&](Picoseconds ts, uint64_t value) {
     if (!take_event()) return;
     begin_event() << "\"ph\":\"C\",\"name\":\"queue depth\",\"pid\":" << kHostPid
-                  << ",\"tid\":0,\"ts\":" << us(ts) << ",\"args\":{\"commands\":" << value << "}}";
+                  << ",\"tid\":0,\"ts\":" << Micros{ts} << ",\"args\":{\"commands\":" << value
+                  << "}}";
   };
   if (!m_depth_shown) {
     m_depth_shown = true;
@@ -204,7 +226,7 @@ void Timeline::power_cut(Picoseconds at) {
   m_held.clear();
   if (overlaps_window(at, at + 1) && take_event()) {
     begin_event() << "\"ph\":\"i\",\"s\":\"g\",\"name\":\"power cut\",\"pid\":" << kHostPid
-                  << ",\"tid\":0,\"ts\":" << us(at) << "}";
+                  << ",\"tid\":0,\"ts\":" << Micros{at} << "}";
   }
 }
 
@@ -214,9 +236,13 @@ void Timeline::finish() {
   release_controller(kNoEnd);
   complete_through(kNoEnd);
   m_out << "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"source\":\"ssdsim\""
-        << ",\"window_from_us\":\"" << us(m_options.from) << "\",\"window_to_us\":\""
-        << (m_options.to == kNoEnd ? std::string("end of run") : us(m_options.to))
-        << "\",\"events\":" << m_events << ",\"truncated\":" << (m_truncated ? "true" : "false")
+        << ",\"window_from_us\":\"" << Micros{m_options.from} << "\",\"window_to_us\":\"";
+  if (m_options.to == kNoEnd) {
+    m_out << "end of run";
+  } else {
+    m_out << Micros{m_options.to};
+  }
+  m_out << "\",\"events\":" << m_events << ",\"truncated\":" << (m_truncated ? "true" : "false")
         << "}}\n";
 }
 

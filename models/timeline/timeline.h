@@ -12,6 +12,7 @@
 // max_events events; then the trace stops, and its "otherData" says so. Plain C++, no SystemC.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <ostream>
@@ -76,8 +77,23 @@ class Timeline final : public NandSpanSink {
   bool overlaps_window(Picoseconds start, Picoseconds end) const {
     return end > m_options.from && start < m_options.to;
   }
-  void write_span(uint32_t pid, uint32_t tid, Picoseconds start, Picoseconds end,
-                  const std::string& name, const char* category, const std::string& args);
+  // One complete ("X") event: named `name (qualifier)` (or `name`), with up to two numeric args
+  // (an unnamed one is left out). Written straight to the stream, with no string built for it.
+  struct SpanEvent {
+    uint32_t pid;
+    uint32_t tid;
+    Picoseconds start;
+    Picoseconds end;
+    const char* name;
+    const char* qualifier;
+    const char* category;
+    struct Arg {
+      const char* name = nullptr;
+      uint64_t value = 0;
+    };
+    std::array<Arg, 2> args;
+  };
+  void write_span(const SpanEvent& event);
   void write_controller(const ControllerSpan& span, Picoseconds cut);
   // Writes the held controller spans that end by `now`.
   void release_controller(Picoseconds now);

@@ -78,8 +78,6 @@ std::string accelerator_problem(const ssd::config::LoadedConfig& config, const R
   return "";
 }
 
-// The scenario file: --scenario; with --trace alone none (the built-in defaults, named after the
-// trace); else the bundled default.
 // run.timeline's file: a relative path is inside the run's output folder (so that each point of
 // a sweep writes its own).
 fs::path timeline_file(const std::string& key, const std::string& out) {
@@ -88,6 +86,8 @@ fs::path timeline_file(const std::string& key, const std::string& out) {
   return path.is_absolute() ? path : fs::path(out) / path;
 }
 
+// The scenario file: --scenario; with --trace alone none (the built-in defaults, named after the
+// trace); else the bundled default.
 std::string scenario_path(RunArguments& args) {
   if (!args.scenario.empty()) return args.scenario;
   if (args.trace.empty()) return bundled("scenarios/default.toml");
