@@ -93,6 +93,12 @@ check("only the impossible combination failed", len(bad) == 1 and
 check("its exit code and error are recorded", bad and bad[0]["exit_code"] == "1" and
       "cache.capacity_bytes" in bad[0]["error"], bad)
 check("the other points finished", sum(r["status"] == "ok" for r in rows) == 3)
+checked = subprocess.run([ssdsim, "sweep", str(spec), "--check"], capture_output=True,
+                         text=True)
+check("sweep --check checks every point: the impossible combination is refused, named",
+      checked.returncode == 1 and "ssdsim refuses the point "
+      "dram.capacity_bytes=33554432,cache.capacity_bytes=50331648" in checked.stderr,
+      checked.stderr)
 refailed = sweep(spec, work / "failing", "--jobs", "2")
 check("resuming re-runs the failed point only", "3 finished before, 1 to run" in refailed.stderr,
       refailed.stderr)
@@ -115,6 +121,10 @@ bad_specs = {
     "not-toml": ('[sweep\nftl = ["page"]\n', "not valid TOML"),
     "nothing": ('[base.set]\n"workload.requests" = 10\n', "nothing to sweep"),
     "repeated-value": ('[sweep]\nftl = ["page", "page"]\n', ":5: key 'ftl': a value repeats"),
+    "dotted-tag": ('[[points]]\n"workload.requests" = 10\ntags = { "nand.x" = 1 }\n',
+                   ":6: tag 'nand.x': a tag is a lower-case name without dots"),
+    "tags-not-a-table": ('[[points]]\n"workload.requests" = 10\ntags = 3\n',
+                         ":6: key 'tags': a table"),
 }
 for name, (body, expected) in bad_specs.items():
     path = write_spec(f"bad-{name}.toml", body)
@@ -123,6 +133,14 @@ for name, (body, expected) in bad_specs.items():
           result.returncode == 1 and f"ssdsim sweep: {path}" in result.stderr and
           expected in result.stderr, result.stderr)
     check(f"bad spec {name}: nothing ran", not (work / f"bad-{name}/points").exists())
+
+# --- the committed specs stay valid as the keys evolve ----------------------------------------
+for committed in sorted((source / "scenarios/sweeps").glob("*.toml")):
+    result = subprocess.run([ssdsim, "sweep", str(committed), "--check"], capture_output=True,
+                            text=True)
+    check(f"scenarios/sweeps/{committed.name}: every point accepted by --check",
+          result.returncode == 0 and "each accepted by ssdsim run --check" in result.stdout,
+          result.stderr[-800:])
 
 # --- never more runs at once than --jobs (a stand-in ssdsim that counts itself) --------------
 fake = work / "fake-ssdsim"
@@ -170,6 +188,113 @@ check("a numeric axis gets WAF, mapping memory, IOPS and energy against it",
       all((work / "numeric-plots" / f"{m}-vs-cache.capacity_bytes.png").exists()
           for m in ("waf", "mapping_memory_bytes", "iops", "energy_per_request_uj")),
       numeric.stderr)
+
+# --- tags: columns of results.csv, never settings ----------------------------------------------
+spec = write_spec("tagged.toml", '[base.set]\n"workload.requests" = 200\n'
+                  '[sweep]\nftl = ["page", "dftl"]\n'
+                  '[[points]]\n"cache.mode" = "off"\ntags = { cache = "none" }\n'
+                  '[[points]]\n"cache.mode" = "write_back"\n"cache.capacity_bytes" = 1048576\n'
+                  'tags = { cache = "1 MiB" }\n')
+tagged = sweep(spec, work / "tagged", "--jobs", "2")
+rows = list(csv.DictReader(open(work / "tagged/results.csv")))
+check("tagged points run (a tag is not passed to ssdsim)", tagged.returncode == 0 and
+      len(rows) == 4 and all(r["status"] == "ok" for r in rows), tagged.stderr)
+check("a tag is a results.csv column before the settings",
+      list(rows[0])[4:7] == ["cache", "cache.mode", "cache.capacity_bytes"] and
+      [r["cache"] for r in rows] == ["none", "none", "1 MiB", "1 MiB"], rows[:1])
+
+# --- one chosen figure: --x, --y (a column or report paths), --group, --relative-to, --reference
+def drawn(folder, name):
+    with open(work / folder / f"{name}.csv") as handle:
+        return list(csv.DictReader(handle))
+
+
+def mean(values):
+    return sum(values) / len(values)
+
+
+local_rows = list(csv.DictReader(open(work / "local/results.csv")))
+(work / "paper.csv").write_text("ftl,cache.mode,iops\npage,write_back,2.5\n"
+                                "dftl,write_back,1.5\ndftl,write_back,3.0\n")
+chosen = subprocess.run([ssdsim, "plot", str(work / "local/results.csv"), "--out",
+                         str(work / "chosen"), "--x", "ftl", "--group", "cache.mode",
+                         "--relative-to", "cache.mode=off", "--y", "iops=IOPS",
+                         "--reference", f"{work}/paper.csv=paper", "--name", "ratio"],
+                        capture_output=True, text=True)
+check("a chosen figure is written as PNG, SVG and the CSV of what it drew",
+      chosen.returncode == 0 and all((work / "chosen" / f"ratio.{s}").exists()
+                                     for s in ("png", "svg", "csv")), chosen.stderr)
+if chosen.returncode == 0:
+    ratio = {r["ftl"]: r for r in drawn("chosen", "ratio")}
+    expected = {ftl: mean([float(r["iops"]) for r in local_rows if r["ftl"] == ftl and
+                           r["cache.mode"] == "write_back"]) /
+                mean([float(r["iops"]) for r in local_rows if r["ftl"] == ftl and
+                      r["cache.mode"] == "off"]) for ftl in ("page", "dftl")}
+    check("--relative-to: each value over its baseline's (seeds averaged); the baseline not drawn",
+          sorted(ratio) == ["dftl", "page"] and
+          all(r["cache.mode"] == "write_back" for r in ratio.values()) and
+          all(abs(float(ratio[f]["value"]) - expected[f]) < 1e-5 for f in expected),
+          (ratio, expected))
+    check("--reference: one value per point, or a range",
+          ratio["page"]["paper"] == "2.5" and ratio["dftl"]["paper"] == "1.5 to 3.0", ratio)
+expression = subprocess.run([ssdsim, "plot", str(work / "local/results.csv"), "--out",
+                             str(work / "chosen"), "--x", "ftl", "--group", "cache.mode",
+                             "--where", "workload.seed=1", "--y",
+                             "(nand_ops.program + nand_ops.read) * 2 - 1=operations",
+                             "--name", "ops"], capture_output=True, text=True)
+if expression.returncode == 0:
+    import json
+    ops = drawn("chosen", "ops")
+    report = json.loads((work / "local/points" / next(
+        r["point"] for r in local_rows if r["ftl"] == "dftl" and r["cache.mode"] == "off" and
+        r["workload.seed"] == "1") / "report.json").read_text())
+    want = (report["nand_ops"]["program"] + report["nand_ops"]["read"]) * 2 - 1
+    got = next(float(r["value"]) for r in ops if r["ftl"] == "dftl" and r["cache.mode"] == "off")
+    check("--y: an expression of report.json paths", got == want, (got, want))
+else:
+    check("--y: an expression of report.json paths", False, expression.stderr)
+numeric_chosen = subprocess.run([ssdsim, "plot", str(work / "numeric/results.csv"), "--out",
+                                 str(work / "chosen"), "--x", "cache.capacity_bytes", "--y",
+                                 "waf"], capture_output=True, text=True)
+check("a numeric --x draws lines", numeric_chosen.returncode == 0 and
+      len(drawn("chosen", "waf-vs-cache.capacity_bytes")) == 2, numeric_chosen.stderr)
+refusals = {
+    "--y without --x": (["--y", "iops"], "--y draws one chosen figure: give --x too"),
+    "--x without --y": (["--x", "ftl"], "give the figure to draw with --y"),
+    "an unswept --x": (["--x", "nand.channels", "--y", "iops"], "'nand.channels' is not a swept"),
+    "a column left to vary": (["--x", "ftl", "--y", "iops"],
+                              "'cache.mode' takes several values"),
+    "--relative-to a column not drawn": (["--x", "ftl", "--group", "cache.mode", "--y", "iops",
+                                          "--relative-to", "workload.seed=1"],
+                                         "--relative-to workload.seed: it must be --x or a"),
+    "a bad expression": (["--x", "ftl", "--group", "cache.mode", "--y", "gc.erases ** 2"],
+                         "is not a number, a report path or + - * / of them"),
+    "a figure no run has": (["--x", "ftl", "--group", "cache.mode", "--y", "nothing.here"],
+                            "--y nothing.here: no run has it"),
+    "a missing reference": (["--x", "ftl", "--y", "iops", "--reference", "/nonexistent.csv"],
+                            "--reference /nonexistent.csv: no such file"),
+}
+for name, (options, expected) in refusals.items():
+    result = subprocess.run([ssdsim, "plot", str(work / "local/results.csv"), "--out",
+                             str(work / "refused"), *options], capture_output=True, text=True)
+    check(f"plot refuses {name}", result.returncode == 1 and expected in result.stderr,
+          result.stderr)
+check("a refused plot writes nothing", not any((work / "refused").glob("*.png")))
+(work / "table.csv").write_text("size,structure,bytes\n1,emt,10\n2,emt,15\n1,vet,30\n"
+                                "2,vet,50\n")
+table = subprocess.run([ssdsim, "plot", str(work / "table.csv"), "--out", str(work / "table"),
+                        "--x", "size", "--group", "structure", "--y", "bytes * 2=twice"],
+                       capture_output=True, text=True)
+check("a plain CSV (a bench's table) is drawn, its columns in --y expressions",
+      table.returncode == 0 and [(r["structure"], r["size"], r["value"])
+                                 for r in drawn("table", "bytes---2-vs-size")] ==
+      [("emt", "1", "20.0"), ("emt", "2", "30.0"), ("vet", "1", "60.0"), ("vet", "2", "100.0")],
+      table.stderr + str(list((work / "table").glob("*"))))
+several = subprocess.run([ssdsim, "plot", str(work / "table.csv"), "--out", str(work / "table"),
+                          "--x", "size", "--y", "bytes"], capture_output=True, text=True)
+check("a plain CSV with several rows at one drawn point is refused",
+      several.returncode == 1 and "several rows at size=1" in several.stderr, several.stderr)
+
 (work / "not-results.csv").write_text("a,b\n1,2\n")
 wrong = subprocess.run([ssdsim, "plot", str(work / "not-results.csv"), "--out",
                         str(work / "wrong")], capture_output=True, text=True)

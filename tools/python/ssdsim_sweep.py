@@ -22,8 +22,10 @@ def parse_arguments(argv):
     parser = argparse.ArgumentParser(prog="ssdsim sweep", description=__doc__.split("\n")[0])
     parser.add_argument("--ssdsim", required=True, help=argparse.SUPPRESS)
     parser.add_argument("spec", help="the sweep spec (TOML)")
-    parser.add_argument("--out", required=True, help="the sweep's folder (created; reused to "
-                        "resume: finished points are skipped)")
+    parser.add_argument("--out", help="the sweep's folder (created; reused to resume: finished "
+                        "points are skipped)")
+    parser.add_argument("--check", action="store_true", help="check the spec and every point "
+                        "with ssdsim run --check, then stop (nothing run, nothing written)")
     parser.add_argument("--jobs", type=int, default=0, help="points at once (default: the "
                         "spec's options.jobs, else the core count)")
     engine = parser.add_mutually_exclusive_group()
@@ -31,7 +33,10 @@ def parse_arguments(argv):
                         "(tcp://host:8786), or 'local' for a LocalCluster of --jobs workers")
     engine.add_argument("--slurm", action="store_true", help="run as one Slurm job array")
     parser.add_argument("--point", type=int, help=argparse.SUPPRESS)  # a Slurm array task
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.out is None and not args.check:
+        parser.error("the following arguments are required: --out")
+    return args
 
 
 def fail(message, status=EXIT_BAD_INPUT):
@@ -48,14 +53,20 @@ def key_line(spec, key):
     return spec.where("base", key)
 
 
-def check_points(spec, points, ssdsim, jobs):
+def check_points(spec, points, ssdsim, jobs, every=False):
     """Checks each swept value once, in the first point that has it (and the base with the first
-    point), with `ssdsim run --check`, before anything runs. Returns the first problem or None."""
-    firsts = {}
-    for point in points:
-        for key, value in point.values.items():
-            firsts.setdefault((key, spec_module.format_value(value)), point)
-    checks = [(None, None, points[0])] + [(k, v, p) for (k, v), p in firsts.items()]
+    point), with `ssdsim run --check`, before anything runs; with `every`, every point (a
+    combination of valid values can still be refused). Returns the first problem or None."""
+    if every:
+        checks = [(None, None, point) for point in points]
+    else:
+        firsts = {}
+        for point in points:
+            for key, value in point.values.items():
+                if spec_module.is_tag(key):  # not passed to ssdsim
+                    continue
+                firsts.setdefault((key, spec_module.format_value(value)), point)
+        checks = [(None, None, points[0])] + [(k, v, p) for (k, v), p in firsts.items()]
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         answers = list(pool.map(lambda c: check_point(ssdsim, c[2].args), checks))
     for (key, value, point), problem in zip(checks, answers):
@@ -68,7 +79,8 @@ def check_points(spec, points, ssdsim, jobs):
                 value = spec_module.format_value(point.values[key])
         where = key_line(spec, key) if key else spec.where("base")
         setting = f"key '{key}' = {value}: " if value is not None else ""
-        return f"{where}: {setting}ssdsim refuses the point: {problem}"
+        which = f" {point.name}" if every else ""
+        return f"{where}: {setting}ssdsim refuses the point{which}: {problem}"
     return None
 
 
@@ -83,7 +95,7 @@ def main(argv):
         spec = spec_module.load(args.spec)
     except spec_module.SpecError as error:
         return fail(str(error))
-    out_dir = Path(args.out).resolve()
+    out_dir = Path(args.out or ".").resolve()
     jobs = args.jobs or spec.jobs or os.cpu_count() or 1
     if jobs < 1:
         return fail(f"--jobs {args.jobs}: must be at least 1")
@@ -101,9 +113,13 @@ def main(argv):
         run_point(**task_of(spec, points[args.point], args.ssdsim, out_dir))
         return 0
 
-    problem = check_points(spec, points, args.ssdsim, jobs)
+    problem = check_points(spec, points, args.ssdsim, jobs, every=args.check)
     if problem:
         return fail(problem)
+    if args.check:
+        print(f"ssdsim sweep: {spec.path}: {len(points)} points, each accepted by ssdsim run "
+              "--check")
+        return 0
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         (out_dir / "sweep.json").write_text(json.dumps(

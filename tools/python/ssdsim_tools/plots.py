@@ -28,18 +28,19 @@ PERCENTILES = [(0.5, "p50"), (0.9, "p90"), (0.99, "p99"), (0.999, "p999")]
 SEED = "workload.seed"
 
 
-def load(results_csv, where=()):
+def load(results_csv, where=(), plain=False):
     """The finished rows (those matching every KEY=VALUE of `where`) and the swept columns; a
-    column `where` fixes is no longer told apart."""
+    column `where` fixes is no longer told apart. With `plain`, a CSV that is no sweep's (a
+    bench's table: a row per run) is taken whole, every column a candidate for an axis."""
     with open(results_csv, newline="") as handle:
         rows = list(csv.DictReader(handle))
     if not rows:
         return [], []
-    for column in STATUS_COLUMNS:
-        if column not in rows[0]:
-            raise KeyError(column)
+    is_sweep = all(column in rows[0] for column in STATUS_COLUMNS)
+    if not is_sweep and not plain:
+        raise KeyError(next(c for c in STATUS_COLUMNS if c not in rows[0]))
     known = set(STATUS_COLUMNS) | {name for name, _ in FIGURES} | set(WALL_CLOCK)
-    swept = [c for c in rows[0] if c not in known]
+    swept = [c for c in rows[0] if c not in known] if is_sweep else list(rows[0])
     for condition in where:
         key, _, value = condition.partition("=")
         if key not in swept:
@@ -48,6 +49,8 @@ def load(results_csv, where=()):
         # A file (platform, scenario, trace) also matches by its name without folder and suffix.
         rows = [r for r in rows if value in (r[key], Path(r[key]).stem)]
         swept.remove(key)
+    if not is_sweep:
+        return rows, swept
     return [r for r in rows if r["status"] in ("ok", "mismatch")], swept
 
 
@@ -235,14 +238,21 @@ def against_figures(rows, swept, out_dir, written):
             save(figure, out_dir, f"{column}-vs-{axis}", written)
 
 
-def plot(results_csv, out_dir, where=()):
-    """Writes every figure the results allow; returns the files written."""
-    rows, swept = load(results_csv, where)
+def plot(results_csv, out_dir, where=(), layout=None):
+    """Writes every figure the results allow, or only the one `layout` chooses
+    (chosen_figure.py); returns the files written."""
+    rows, swept = load(results_csv, where, plain=layout is not None)
     Path(out_dir).mkdir(parents=True, exist_ok=True)
     written = []
     if not rows:
         return written
     points_dir = Path(results_csv).resolve().parent / "points"
+    if layout is not None:
+        from .chosen_figure import chosen_figures
+        plain = "point" not in rows[0]
+        chosen_figures(rows, swept, None if plain else points_dir, layout, where, out_dir,
+                       written)
+        return written
     for kind in ("read", "write"):
         cdf_figure(rows, swept, points_dir, kind, out_dir, written)
         percentile_figure(rows, swept, kind, out_dir, written)

@@ -16,6 +16,10 @@ TABLES = ("base", "sweep", "points", "options", "slurm")
 OPTION_FIELDS = {"seeds": list, "jobs": int, "timeout_s": (int, float)}
 SLURM_FIELDS = {"cpus_per_task": int, "mem": str, "time": str, "partition": str, "extra": list}
 KEY_PATTERN = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z0-9_]+)+$")
+# A [[points]] entry's `tags` name the values of the experiment's own axes when its settings are
+# derived from them (a paper's log size in MB, run as a block count that also depends on the
+# device): columns of results.csv, never passed to ssdsim. Undotted, so never a setting.
+TAG_PATTERN = re.compile(r"^[a-z_][a-z0-9_]*$")
 
 
 class SpecError(Exception):
@@ -89,6 +93,8 @@ class Spec:
         for key, value in values.items():
             if key in OPTION_KEYS:
                 merged[key] = value
+            elif is_tag(key):
+                continue
             else:
                 sets[key] = value
         args = []
@@ -108,6 +114,10 @@ class Spec:
         if not path.is_absolute() and (self.path.parent / path).exists():
             return str((self.path.parent / path).resolve())
         return str(path)
+
+
+def is_tag(key):
+    return key not in OPTION_KEYS and TAG_PATTERN.match(key) is not None
 
 
 def format_value(value):
@@ -227,14 +237,25 @@ def check_axes(spec, sweep):
 def check_points(spec, points):
     if not isinstance(points, list):
         raise SpecError(f"{spec.where('points')}: [[points]] is an array of tables")
+    flattened = []
     for point in points:
+        tags = point.pop("tags", {})
+        if not isinstance(tags, dict):
+            raise SpecError(f"{spec.where('points', 'tags')}: key 'tags': a table of "
+                            "name = value")
+        for tag, value in tags.items():
+            if not is_tag(tag):
+                raise SpecError(f"{spec.where('points', 'tags')}: tag '{tag}': a tag is a "
+                                "lower-case name without dots, not a run option")
+            check_value(spec, "points", "tags", value)
         for key, value in point.items():
             check_key(spec, "points", key)
             check_value(spec, "points", key, value)
             if key in spec.axes:
                 raise SpecError(f"{spec.where('points', key)}: key '{key}' is also a [sweep] "
                                 "axis")
-    return points
+        flattened.append({**tags, **point})  # tags first: they name the point's folder
+    return flattened
 
 
 def check_options(spec, options):
