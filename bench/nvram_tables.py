@@ -2,6 +2,8 @@
 """The tables of docs/results/nvram.md from bench/run-nvram's reports.
 
 Usage: nvram_tables.py OUT SIZES THRESHOLDS SPANS
+       nvram_tables.py paper SIZES   figure 5's paper numbers as the reference CSV of
+                                     `ssdsim plot --reference` (bench/run-nvram pictures)
   OUT         folder of runs, each OUT/<name>/report.json (names as bench/run-nvram gives them)
   SIZES       "25 50 75 100" NVRAM sizes, % of the mapping table
   THRESHOLDS  "0.0625 ..." dense thresholds of figure 3
@@ -34,7 +36,20 @@ def data_iops(report):
     return data / seconds(report)
 
 
+def paper_figure5(sizes):
+    """The paper gives figure 5 as a range over NVRAM 25-100 %: both ends at each size, drawn
+    as a range beside each of our NVRAM bars (scenario by its name, sync as the sweep's tags)."""
+    print("scenario,sync,iops")
+    for workload, span in PAPER_FIG5.items():
+        for size in sizes:
+            for end in span.split("-"):
+                print(f"nvram-{workload}-like,nvram {size} %,{end}")
+
+
 def main():
+    if sys.argv[1] == "paper":
+        paper_figure5(sys.argv[2].split())
+        return
     out, sizes, thresholds, spans = sys.argv[1], sys.argv[2].split(), sys.argv[3].split(), \
         sys.argv[4].split()
     r = lambda name: load(out, name)
