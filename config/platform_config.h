@@ -85,6 +85,12 @@ struct ControllerConfig {
   // open pages programmed, the map made durable) before the power goes: nothing acknowledged is
   // lost. Without it a cut loses what only DRAM held.
   bool capacitor_backed = false;
+  // controller.capacitor_hold_up_us: how long the capacitors can hold the device up (their energy
+  // over the load, as a drive's hold-up time is specified); 0: as long as the flush takes. A flush
+  // that would take longer is cut short when they run out, and what it had not made durable by
+  // then is lost although it was acknowledged: the report counts those cuts
+  // (power.hold_up_exhausted) and the durability check the units (docs/cache.md).
+  double capacitor_hold_up_us = 0;
   // controller.cycles_per_<unit>: the price of each primitive (config/cpu_primitives.h).
 #define SSD_PRICE_FIELD(count, unit, default_cycles, is_mapping, description) \
   double cycles_per_##unit = default_cycles;

@@ -105,6 +105,9 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
       {"controller.capacitor_backed", &c.capacitor_backed,
        "Power-loss protection: at a power cut the controller flushes on its capacitors before the "
        "power goes"},
+      {"controller.capacitor_hold_up_us", &c.capacitor_hold_up_us,
+       "How long the capacitors hold the device up at a cut (0: as long as the flush takes)",
+       closed(0, 1e9)},
 
       {"accelerator.clock_mhz", &p.accelerator.clock_mhz, "Hash-lookup accelerator clock", kClock},
       {"accelerator.bucket_bits", &p.accelerator.bucket_bits,

@@ -176,6 +176,11 @@ std::optional<KeyProblem> check_memories_and_host(const PlatformConfig& p) {
     return KeyProblem{"nvram.bandwidth_mb_s",
                       "must be >= 0.001 when nvram.kind is '" + p.nvram.kind + "'"};
   }
+  if (p.controller.capacitor_hold_up_us > 0 && !p.controller.capacitor_backed) {
+    return KeyProblem{"controller.capacitor_hold_up_us",
+                      "needs controller.capacitor_backed = true (a hold-up time of capacitors "
+                      "the controller does not have)"};
+  }
   const uint32_t lanes = p.host.pcie_lanes;
   if (lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16) {
     return KeyProblem{"host.pcie_lanes",

@@ -85,6 +85,7 @@ json power_json(const RunReport::Power& p) {
     out["hold_up_us"] = {
         {"mean", double(sum) / double(p.hold_up_ns.size()) / 1000.0},
         {"max", double(*std::max_element(p.hold_up_ns.begin(), p.hold_up_ns.end())) / 1000.0}};
+    out["hold_up_exhausted"] = p.hold_up_exhausted;
   }
   return out;
 }

@@ -114,6 +114,11 @@ void append_power(std::string& out, const json& power) {
       recovery["mean"].get<double>(), recovery["max"].get<double>(),
       power["units_checked"].get<uint64_t>(), power["lost_durable_units"].get<uint64_t>(),
       power["rolled_back_units"].get<uint64_t>());
+  if (power.contains("hold_up_us")) {  // controller.capacitor_backed
+    out += fmt::format("; capacitors held up {:.1f} us max, ran out at {} cuts",
+                       power["hold_up_us"]["max"].get<double>(),
+                       power["hold_up_exhausted"].get<uint64_t>());
+  }
   if (power["first_lost_unit"].is_string()) {
     out += fmt::format("; first: {}", power["first_lost_unit"].get<std::string>());
   }

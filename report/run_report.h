@@ -161,6 +161,9 @@ struct RunReport {
     // Per cut, with controller.capacitor_backed: how long the capacitors held the device up (the
     // flush from the power failure to the power going); empty without.
     std::vector<uint64_t> hold_up_ns;
+    // Cuts at which the capacitors ran out before their flush completed
+    // (controller.capacitor_hold_up_us): each may lose acknowledged writes.
+    uint64_t hold_up_exhausted = 0;
     uint64_t recovery_reads = 0, recovery_spare_reads = 0, recovery_programs = 0;
     uint64_t recovery_erases = 0, recovery_nvram_reads = 0;
     uint64_t units_checked = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <string>
 
 #include "ftl/core/checked_time.h"
 #include "ftl/core/random.h"
@@ -10,8 +11,8 @@
 namespace ssd::models {
 
 PowerCuts::PowerCuts(const config::PowerConfig& power, uint64_t requests, const Parts& parts,
-                     bool capacitor_backed)
-    : m_parts(parts), m_capacitor_backed(capacitor_backed) {
+                     Capacitors capacitors)
+    : m_parts(parts), m_capacitors(capacitors) {
   if (power.cut_at_us > 0) m_cut_at = ftl::checked_ps(power.cut_at_us * 1e6, "power.cut_at_us");
   if (power.cuts > 0) {
     // Distinct request numbers in [1, requests], drawn without replacement (validation keeps
@@ -43,11 +44,21 @@ std::optional<ftl::Picoseconds> PowerCuts::cut_before(uint64_t number, ftl::Pico
 ftl::Picoseconds PowerCuts::cut(ftl::Picoseconds failed) {
   ftl::FtlDevice& device = m_parts.device;
   // With power-loss protection the capacitors hold the device up through a flush: what was
-  // acknowledged by then (and what was in flight) becomes durable, and the power goes after.
+  // acknowledged by then (and what was in flight) becomes durable, and the power goes after. The
+  // drive promised that for every acknowledged write, so the durability check holds it to it
+  // also when the capacitors run out first: the power then goes with the flush's operations in
+  // flight, as at any cut, and what they had not made durable shows as lost.
   ftl::Picoseconds at = failed;
-  if (m_capacitor_backed) {
+  std::string exhausted;
+  if (m_capacitors.backed) {
     at = m_parts.processor.flush_on_capacitors(failed);
     device.flush_acknowledged(device.last_flush_marker());
+    if (m_capacitors.hold_up > 0 && at - failed > m_capacitors.hold_up) {
+      exhausted = "the capacitors ran out after " + std::to_string(m_capacitors.hold_up / 1000000) +
+                  " us of a " + std::to_string((at - failed) / 1000000) + " us flush; ";
+      at = failed + m_capacitors.hold_up;
+      ++m_report.hold_up_exhausted;
+    }
     m_report.hold_up_ns.push_back((at - failed) / 1000);
   }
   const ftl::FlashArray::CutResult cut = device.power_cut(at);
@@ -95,7 +106,7 @@ ftl::Picoseconds PowerCuts::cut(ftl::Picoseconds failed) {
   r.trimmed_resurrected_units += verdict.trimmed_resurrected;
   if (r.lost_durable_units == 0 && verdict.lost_durable > 0) {
     r.first_loss = "cut " + std::to_string(r.cuts) + " at " + std::to_string(at / 1000) +
-                   " ns: " + verdict.first_loss;
+                   " ns: " + exhausted + verdict.first_loss;
   }
   r.lost_durable_units += verdict.lost_durable;
   return back;

@@ -33,9 +33,14 @@ class PowerCuts final : public PowerLoss {
     MemoryModel& nvram;
     FtlProcessor& processor;
   };
-  // `capacitor_backed`: controller.capacitor_backed (a flush on the capacitors before each cut).
+  // Power-loss protection (controller.capacitor_backed, controller.capacitor_hold_up_us): a flush
+  // on the capacitors before each cut, for at most `hold_up` (0: as long as it takes).
+  struct Capacitors {
+    bool backed = false;
+    ftl::Picoseconds hold_up = 0;
+  };
   PowerCuts(const config::PowerConfig& power, uint64_t requests, const Parts& parts,
-            bool capacitor_backed = false);
+            Capacitors capacitors);
 
   std::optional<ftl::Picoseconds> cut_before(uint64_t number, ftl::Picoseconds previous,
                                              ftl::Picoseconds submit) override;
@@ -50,7 +55,7 @@ class PowerCuts final : public PowerLoss {
 
  private:
   Parts m_parts;
-  bool m_capacitor_backed;
+  Capacitors m_capacitors;
   ftl::Picoseconds m_cut_at = 0;         // power.cut_at_us (0: none), until it is made
   std::vector<uint64_t> m_cut_requests;  // power.cuts: request numbers, ascending
   std::vector<double> m_cut_shares;      // where in the interval before each the cut falls

@@ -105,7 +105,9 @@ SsdPlatform::SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfi
     m_power = std::make_unique<PowerCuts>(
         m_config.scenario.power, m_config.scenario.workload.requests,
         PowerCuts::Parts{*m_device, *m_nand, *m_dram, *m_nvram, *m_processor},
-        platform.controller.capacitor_backed);
+        PowerCuts::Capacitors{platform.controller.capacitor_backed,
+                              ftl::checked_ps(platform.controller.capacitor_hold_up_us * 1e6,
+                                              "controller.capacitor_hold_up_us")});
     host.power = m_power.get();
   }
   m_host = std::make_unique<HostInterface>("host", platform.host, *m_source, host);

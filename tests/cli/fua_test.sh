@@ -28,13 +28,8 @@ refuse ratio-above-one "key 'workload.fua_ratio': must be in [0, 1] (got 1.5)" \
 refuse ratio-negative "key 'workload.fua_ratio': must be in [0, 1]" --set workload.fua_ratio=-0.2
 refuse ratio-not-a-number "key 'workload.fua_ratio'" --set workload.fua_ratio=half
 
-check() {  # NAME CONDITION MESSAGE: CONDITION is a Python expression over the report `r`
-  if python3 -c "import json,sys; r=json.load(open('$work/$1/report.json')); sys.exit(0 if ($2) else 1)"; then
-    passed=$((passed + 1))
-  else
-    echo "FAIL $1: $3"; failures=$((failures + 1))
-  fi
-}
+# shellcheck source=report_check_lib.sh
+source "$(dirname "$0")/report_check_lib.sh"  # check NAME CONDITION MESSAGE
 # soak NAME ARGS...: exit 0 expected (2 would mean durable data lost).
 soak() {
   local name=$1

@@ -39,13 +39,8 @@ soak() {
   "$ssdsim" soak --quiet --out "$work/$1" --set workload.requests=6000 \
     --set workload.flush_every_writes=64 "${@:2}" > /dev/null
 }
-check() {  # NAME CONDITION MESSAGE: CONDITION is a Python expression over the report `r`
-  if python3 -c "import json,sys; r=json.load(open('$work/$1/report.json')); sys.exit(0 if ($2) else 1)"; then
-    passed=$((passed + 1))
-  else
-    echo "FAIL $1: $3"; failures=$((failures + 1))
-  fi
-}
+# shellcheck source=report_check_lib.sh
+source "$(dirname "$0")/report_check_lib.sh"  # check NAME CONDITION MESSAGE
 
 if soak a --cuts 8 && soak b --cuts 8 && soak c --cuts 8 --set power.seed=5; then
   check a "r['power']['cuts'] == 8" "expected 8 cuts"

@@ -163,6 +163,15 @@ TEST(PlatformValidation, NvramNeedsCapacityAndBandwidthWhenPresent) {
               HasSubstr("key 'nvram.bandwidth_mb_s': must be >= 0.001 when nvram.kind is 'pcm'"));
 }
 
+TEST(PlatformValidation, CapacitorHoldUpNeedsCapacitorsAndIsNotNegative) {
+  EXPECT_THAT(platform_error("[controller]\ncapacitor_hold_up_us = 500\n"),
+              HasSubstr("key 'controller.capacitor_hold_up_us': needs "
+                        "controller.capacitor_backed = true"));
+  EXPECT_THAT(platform_error("[controller]\ncapacitor_backed = true\n"
+                             "capacitor_hold_up_us = -1\n"),
+              HasSubstr("key 'controller.capacitor_hold_up_us': must be in [0, 1000000000]"));
+}
+
 TEST(PlatformValidation, DramAndHostLimits) {
   EXPECT_THAT(platform_error("[dram]\ncapacity_bytes = 0\n"),
               HasSubstr("key 'dram.capacity_bytes': must be >= 1"));

@@ -1,7 +1,8 @@
 // The data cache on the whole platform (docs/cache.md): with power cuts, a write-back cache loses
 // nothing durable and rolls back what only it held; with power-loss protection
 // (controller.capacitor_backed) the capacitors' flush rolls nothing back, and the report says how
-// long each cut held the device up.
+// long each cut held the device up; capacitors too small for that flush
+// (controller.capacitor_hold_up_us) lose acknowledged writes, and the report says so.
 #include <gtest/gtest.h>
 
 #include "tests/integration/run_support.h"
@@ -41,6 +42,25 @@ TEST(CacheRun, WithCapacitorsACutRollsNothingBack) {
   uint64_t longest = 0;
   for (const uint64_t ns : report.power->hold_up_ns) longest = std::max(longest, ns);
   EXPECT_GT(longest, 0u);  // a flush of dirty lines takes flash time
+}
+
+TEST(CacheRun, CapacitorsThatRunOutLoseAcknowledgedWritesAndSaySo) {
+  // Capacitors that last 10 us: less than one program (tPROG 500 us on this platform), so a
+  // flush with dirty lines to write back cannot complete. (That capacitors which last long
+  // enough change nothing is tests/cli/capacitor_test.sh: it compares two runs.)
+  std::vector<std::string> overrides = cached_with_cuts();
+  overrides.push_back("controller.capacitor_backed=true");
+  overrides.push_back("controller.capacitor_hold_up_us=10");
+  const report::RunReport report = run_platform("platforms/default.toml", overrides);
+  ASSERT_TRUE(report.power.has_value());
+  const report::RunReport::Power& power = *report.power;
+  EXPECT_GE(power.hold_up_exhausted, 1u);
+  ASSERT_EQ(power.hold_up_ns.size(), 8u);
+  for (const uint64_t ns : power.hold_up_ns) EXPECT_LE(ns, 10000u);
+  // The drive acknowledged those writes as durable; the check holds it to that.
+  EXPECT_GT(power.lost_durable_units, 0u);
+  EXPECT_NE(power.first_loss.find("the capacitors ran out after 10 us"), std::string::npos)
+      << power.first_loss;
 }
 
 }  // namespace
