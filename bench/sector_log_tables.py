@@ -2,6 +2,9 @@
 """bench/run-sector-log's helper: the runs to make, and the tables printed from their reports.
 
   sector_log_tables.py runs PARTS         one line per run: NAME then its ssdsim arguments
+  sector_log_tables.py spec ROOT PARTS    the same runs as a sweep spec (bench/run-sector-log
+                                          pictures)
+  sector_log_tables.py paper              table 2's hit ratios, the reference of its picture
   sector_log_tables.py tables DIR PARTS   the tables of docs/results/sector-log.md
 
 Device sizing (the paper's section 5.1: "the total flash memory capacity is as large as the
@@ -83,7 +86,8 @@ def device(span, page, blocks):
     return args
 
 
-def runs(parts):
+def run_settings(parts):
+    """Each run: (prefix, workload, page bytes, log MB, scenario, its --set settings)."""
     groups = []
     if "stand-ins" in parts:
         groups.append(("stand", STAND_INS))
@@ -101,8 +105,47 @@ def runs(parts):
                         sets += ["workload.mode=closed", "workload.queue_depth=1",
                                  "workload.passes=2", "precondition.fill_ratio=1.0",
                                  "run.oracle=false", "run.progress=false"]
-                    args = " ".join(f"--set {s}" for s in sets)
-                    print(f"{prefix}.{name}.{page // 1024}.{mb} --scenario {scenario} {args}")
+                    yield prefix, name, page, mb, scenario, sets
+
+
+def runs(parts):
+    for prefix, name, page, mb, scenario, sets in run_settings(parts):
+        args = " ".join(f"--set {s}" for s in sets)
+        print(f"{prefix}.{name}.{page // 1024}.{mb} --scenario {scenario} {args}")
+
+
+def spec(root, parts):
+    """The same runs as a sweep spec (docs/exploration.md), each point tagged with the paper's
+    axes (workload, page KiB, log MB) that its device and log settings are derived from."""
+    print(f'[base]\nplatform = "{root}/platforms/sector-log.toml"\n')
+    for prefix, name, page, mb, scenario, sets in run_settings(parts):
+        print(f'[[points]]\nscenario = "{root}/{scenario}"')
+        for setting in sets:
+            key, _, value = setting.partition("=")
+            print(f'"{key}" = {toml_value(value)}')
+        kind = "stand-in" if prefix == "stand" else "trace"
+        print(f'[points.tags]\nkind = "{kind}"\nworkload = "{name}"\n'
+              f'page_kib = {page // 1024}\nlog_mb = {mb}\n')
+
+
+def toml_value(text):
+    if text in ("true", "false"):
+        return text
+    try:
+        float(text)
+        return text
+    except ValueError:
+        return f'"{text}"'
+
+
+def paper_hit_ratios():
+    """Table 2's hit ratios as the reference CSV of `ssdsim plot --reference`, in our units (a
+    fraction, as the report's mapping.log_hit_ratio)."""
+    print("kind,workload,page_kib,log_mb,mapping.log_hit_ratio")
+    for name, pages in PAPER_T2.items():
+        for page_kib, cells in pages.items():
+            for mb, (ratio, _) in zip(LOG_MB, cells):
+                print(f"stand-in,{name},{page_kib},{mb},{round(ratio / 100, 6)!r}")
 
 
 def load(out, prefix, name, page, mb):
@@ -209,6 +252,10 @@ def tables(out, parts):
 def main():
     if sys.argv[1] == "runs":
         runs(sys.argv[2].split())
+    elif sys.argv[1] == "spec":
+        spec(sys.argv[2], sys.argv[3].split())
+    elif sys.argv[1] == "paper":
+        paper_hit_ratios()
     else:
         tables(sys.argv[2], sys.argv[3].split())
 
