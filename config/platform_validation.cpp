@@ -176,6 +176,11 @@ std::optional<KeyProblem> check_memories_and_host(const PlatformConfig& p) {
     return KeyProblem{"nvram.bandwidth_mb_s",
                       "must be >= 0.001 when nvram.kind is '" + p.nvram.kind + "'"};
   }
+  // Below a nanosecond the hold-up would round to 0 picoseconds or so, which means "no limit".
+  if (p.controller.capacitor_hold_up_us > 0 && p.controller.capacitor_hold_up_us < 1e-3) {
+    return KeyProblem{"controller.capacitor_hold_up_us",
+                      "must be 0 (no limit) or at least 0.001 (1 ns)"};
+  }
   if (p.controller.capacitor_hold_up_us > 0 && !p.controller.capacitor_backed) {
     return KeyProblem{"controller.capacitor_hold_up_us",
                       "needs controller.capacitor_backed = true (a hold-up time of capacitors "

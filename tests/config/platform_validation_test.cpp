@@ -170,6 +170,10 @@ TEST(PlatformValidation, CapacitorHoldUpNeedsCapacitorsAndIsNotNegative) {
   EXPECT_THAT(platform_error("[controller]\ncapacitor_backed = true\n"
                              "capacitor_hold_up_us = -1\n"),
               HasSubstr("key 'controller.capacitor_hold_up_us': must be in [0, 1000000000]"));
+  EXPECT_THAT(platform_error("[controller]\ncapacitor_backed = true\n"
+                             "capacitor_hold_up_us = 1e-7\n"),
+              HasSubstr("key 'controller.capacitor_hold_up_us': must be 0 (no limit) or at least "
+                        "0.001 (1 ns)"));
 }
 
 TEST(PlatformValidation, DramAndHostLimits) {
