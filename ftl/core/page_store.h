@@ -131,13 +131,26 @@ class PageStore final : private EraseGuard {
   // one the stripe names). This writes that layout's whole pages at once: the flash's spare words
   // (and tokens, `token(lun)`, when it stores them), the blocks and their valid counts, the
   // stream's position and the write counts, with `table[lun]` the slot of each unit, exactly as
-  // write() would have. It returns the units written, whole pages (the caller writes the rest
-  // with write()), or 0 when the layout is not guaranteed (the store has written, static
-  // placement, sequence numbers or the journal on, dies of unequal load for least_busy_die, or a
-  // plane would reach its live limit or GC's reserve): write() must then do it all. `stream`: the
-  // host stream the writes go to (write_in_stream()).
+  // write() would have. It returns the data units written, those the whole pages hold (the caller
+  // writes the rest with write()), or 0 when the layout is not guaranteed (the store has written,
+  // static placement, sequence numbers or the journal on, dies of unequal load for least_busy_die,
+  // or a plane would reach its live limit or GC's reserve): write() must then do it all. `stream`:
+  // the host stream the writes go to (write_in_stream()).
+  //
+  // `inserts`: units of mapping metadata the scheme writes between the data units, as it would
+  // with write_mapping() (e.g. DFTL's translation pages, which its cache's evictions write), in
+  // the order of `before` (the data unit each is written just before). They take their places in
+  // the stream, counted as mapping writes; each one the bulk pages hold gets its `slot` (the rest
+  // kNone, for the caller to write with the data units that follow). The store keeps no key's
+  // older copy from being valid: a scheme that writes a key twice replaces the older slot itself.
+  struct FillInsert {
+    uint64_t before = 0;
+    Lun key = kNone;
+    Token token = 0;
+    SlotId slot = kNone;
+  };
   uint64_t fill_sequential(uint64_t units, SlotId* table, const std::function<Token(Lun)>& token,
-                           uint32_t stream = 0);
+                           uint32_t stream = 0, std::vector<FillInsert>* inserts = nullptr);
 
   // --- power-loss recovery, on a store just built over the flash a cut left behind ---
   bool sequenced() const { return m_sequenced; }

@@ -25,13 +25,17 @@ bool stripe_decides(const UnitWriter& writer, const FlashBackend& backend) {
 }  // namespace
 
 uint64_t PageStore::fill_sequential(uint64_t units, SlotId* table,
-                                    const std::function<Token(Lun)>& token, uint32_t stream) {
+                                    const std::function<Token(Lun)>& token, uint32_t stream,
+                                    std::vector<FillInsert>* inserts) {
   const Geometry& g = geometry();
   FlashArray& flash = m_backend.flash();
   UnitWriter& writer = m_host_writers.at(stream);
   const uint32_t planes = g.planes();
   const uint32_t upp = g.units_per_page;
-  const uint64_t pages = units / upp;
+  std::vector<FillInsert> none;
+  std::vector<FillInsert>& between = inserts != nullptr ? *inserts : none;
+  for (FillInsert& insert : between) insert.slot = kNone;
+  const uint64_t pages = (units + between.size()) / upp;
   if (pages == 0 || flash.journal_on() || writer.sequenced() || !writer.fresh() ||
       !m_blocks.untouched() || !stripe_decides(writer, m_backend)) {
     return 0;
@@ -50,6 +54,14 @@ uint64_t PageStore::fill_sequential(uint64_t units, SlotId* table,
     if (blocks + keep > g.blocks_per_plane) return 0;
   }
 
+  // The stream holds the data units in order with the inserts among them: insert j at stream
+  // position before + j. The bulk pages hold stream positions 0 .. pages * upp - 1.
+  const uint64_t stream_units = pages * upp;
+  const auto position = [&](size_t j) { return between[j].before + j; };
+  size_t consumed = 0;
+  while (consumed < between.size() && position(consumed) < stream_units) ++consumed;
+  const uint64_t data_units = stream_units - consumed;
+
   // Page n: stripe position s = n % planes, the plane's page q = n / planes, in its q / ppb-th
   // block (a plane's blocks are numbered together and taken in order). The table in unit order,
   // then the flash plane by plane: both passes write memory front to back (planes lie megabytes
@@ -58,12 +70,28 @@ uint64_t PageStore::fill_sequential(uint64_t units, SlotId* table,
   for (uint32_t s = 0; s < planes; ++s) {
     first_page[s] = g.first_page(g.plane_in_stripe_order(s) * g.blocks_per_plane);
   }
+  constexpr uint64_t kNoInsert = ~uint64_t{0};
+  const auto position_or_none = [&](size_t j) { return j < consumed ? position(j) : kNoInsert; };
   SlotId* entry = table;
+  size_t next_insert = 0;
+  uint64_t next_at = position_or_none(0);
   for (uint64_t q = 0; q * planes < pages; ++q) {
     const uint32_t in_round = static_cast<uint32_t>(std::min<uint64_t>(planes, pages - q * planes));
     for (uint32_t s = 0; s < in_round; ++s) {
       const SlotId slot = g.first_slot(first_page[s] + static_cast<PageId>(q));
-      for (uint32_t u = 0; u < upp; ++u) *entry++ = slot + u;
+      const uint64_t at = (q * planes + s) * upp;
+      if (next_at >= at + upp) {  // data units only (nearly every page)
+        for (uint32_t u = 0; u < upp; ++u) *entry++ = slot + u;
+        continue;
+      }
+      for (uint32_t u = 0; u < upp; ++u) {
+        if (next_at == at + u) {
+          between[next_insert++].slot = slot + u;
+          next_at = position_or_none(next_insert);
+        } else {
+          *entry++ = slot + u;
+        }
+      }
     }
   }
   const uint32_t spare_words = flash.spare_words_per_page();
@@ -72,13 +100,27 @@ uint64_t PageStore::fill_sequential(uint64_t units, SlotId* table,
     const uint64_t at = pages_at(s);
     uint32_t* words = flash.spare_to_fill(first_page[s]);
     Token* tokens = flash.tokens_to_fill(first_page[s]);
+    size_t j = 0;  // the inserts before this page
     for (uint64_t q = 0; q < at; ++q) {
-      const Lun first = static_cast<Lun>((q * planes + s) * upp);
-      for (uint32_t u = 0; u < named; ++u) words[u] = first + u;
+      const uint64_t first = (q * planes + s) * upp;
+      while (position_or_none(j) < first) ++j;
+      if (position_or_none(j) >= first + upp) {  // data units only: unit first - j onwards
+        const auto lun = static_cast<Lun>(first - j);
+        for (uint32_t u = 0; u < named; ++u) words[u] = lun + u;
+        if (tokens != nullptr) {
+          for (uint32_t u = 0; u < upp; ++u) tokens[u] = token(lun + u);
+        }
+      } else {
+        for (uint32_t u = 0; u < upp; ++u) {
+          const bool inserted = position_or_none(j) == first + u;
+          const Lun key = inserted ? between[j].key : static_cast<Lun>(first + u - j);
+          if (u < named) words[u] = key;
+          if (tokens != nullptr) tokens[u] = inserted ? between[j].token : token(key);
+          j += inserted;
+        }
+      }
       words += spare_words;
-      if (tokens == nullptr) continue;
-      for (uint32_t u = 0; u < upp; ++u) tokens[u] = token(first + u);
-      tokens += upp;
+      if (tokens != nullptr) tokens += upp;
     }
   }
 
@@ -99,8 +141,9 @@ uint64_t PageStore::fill_sequential(uint64_t units, SlotId* table,
     }
   }
   writer.filled_in_bulk(pages, open_blocks);
-  m_backend.count_written_in_bulk(OpClass::kHostWrite, pages * upp);
-  return pages * upp;
+  m_backend.count_written_in_bulk(OpClass::kHostWrite, data_units);
+  m_backend.count_written_in_bulk(OpClass::kMapping, consumed);
+  return data_units;
 }
 
 }  // namespace ssd::ftl

@@ -182,7 +182,9 @@ Token Dftl::entry_token(Lun lun, SlotId slot) {
 void Dftl::set_flash_entry(uint32_t tpage, Lun lun, SlotId slot) {
   SlotId& entry = m_flash_entries[lun];
   if (entry == slot) return;
-  m_digest[tpage] += entry_token(lun, slot) - entry_token(lun, entry);  // mod 2^32
+  if (m_store.sequenced()) {  // mod 2^32
+    m_digest[tpage] += entry_token(lun, slot) - entry_token(lun, entry);
+  }
   entry = slot;
 }
 
@@ -285,6 +287,12 @@ void Dftl::write(const HostCommand& command) {
     remap(lun, m_store.write(lun, token, after));
   }
   write_back_stale();
+}
+
+void Dftl::write_whole_unit(Lun lun, Token token) {
+  uint32_t after = kNone;
+  lookup(lun, OpClass::kHostWrite, after);
+  remap(lun, m_store.write(lun, token, after));
 }
 
 void Dftl::trim(const HostCommand& command) {

@@ -51,6 +51,12 @@ class Dftl final : public MappingScheme, private MappingOwner {
   // Programs pages being assembled. The CMT stays volatile, as page mapping's table does: its
   // dirty entries can be rebuilt from the data pages' spare areas.
   void flush(const HostCommand& command) override;
+  // The bulk layout of PageStore::fill_sequential with the translation pages the CMT's evictions
+  // write among the data (their places follow from the cache size; dftl_fill.cpp), then the
+  // state those writes leave: the GTD, the entries on flash, the CMT's last entries and which
+  // are dirty. Declines where the store does, and for a cache of 4 entries or fewer (a translation
+  // write every few units: command by command costs little more).
+  bool fill_sequential(const SequentialFill& fill) override;
 
   const FtlStats& stats() const override { return m_stats; }
   // CMT entries x (unit number + slot) + GTD entries x slot.
@@ -68,6 +74,9 @@ class Dftl final : public MappingScheme, private MappingOwner {
   const CachedMappingTable& cache() const { return m_cmt; }
   const PageStore& store() const { return m_store; }
   uint64_t translation_writes() const { return m_translation_writes; }
+  // The digest of what translation page `tpage` says on flash (entry_token's sum; 0 when pages
+  // carry no sequence numbers, see m_digest).
+  Token translation_digest(uint32_t tpage) const { return m_digest[tpage]; }
   // A translation page's content token is the sum, over its units, of entry_token(unit, slot):
   // an order-free digest that one changed entry updates in O(1); an unmapped entry adds 0.
   static Token entry_token(Lun lun, SlotId slot);
@@ -99,6 +108,8 @@ class Dftl final : public MappingScheme, private MappingOwner {
   void write_back_stale();
   // Points `lun` at `slot` (kNone = unmapped), invalidating the old copy; the entry is cached.
   void remap(Lun lun, SlotId slot);
+  // Writes one whole unit of host data with content `token` (write()'s work per unit).
+  void write_whole_unit(Lun lun, Token token);
 
   FlashBackend& m_backend;
   const Geometry& m_geometry;
@@ -109,8 +120,10 @@ class Dftl final : public MappingScheme, private MappingOwner {
   std::vector<SlotId> m_relocated;
   uint32_t m_slot_bytes;
   uint32_t m_entries_per_tpage;
-  std::vector<SlotId> m_gtd;    // translation page -> slot, kNone = never written
-  std::vector<Token> m_digest;  // per translation page: the token of what m_flash_entries says
+  std::vector<SlotId> m_gtd;  // translation page -> slot, kNone = never written
+  // Per translation page: the token of what m_flash_entries says. Kept only when pages carry
+  // sequence numbers (the only time a copy is sealed with it and a recovery reads it); else 0.
+  std::vector<Token> m_digest;
   CachedMappingTable m_cmt;
   PageStore m_store;
   std::vector<uint32_t> m_stale;  // translation pages GC left stale, each once

@@ -14,6 +14,8 @@
 #include "ftl/core/preconditioner.h"
 #include "ftl/core/random.h"
 #include "ftl/dac/dac_settings.h"
+#include "ftl/dftl/dftl.h"
+#include "ftl/dftl/dftl_settings.h"
 #include "ftl/nftl/nftl_settings.h"
 #include "ftl/page/page_settings.h"
 #include "ftl/scheme_registry.h"
@@ -78,6 +80,22 @@ void expect_same_flash(FtlDevice& a, FtlDevice& b, const std::string& what) {
   }
 }
 
+// DFTL's translation pages: where each is and what it says (its digest; the workload below
+// reads the entries, but only a power-loss recovery reads the digests).
+void expect_same_dftl_tables(const MappingScheme& a, const MappingScheme& b,
+                             const std::string& what) {
+  const auto* da = dynamic_cast<const Dftl*>(&a);
+  const auto* db = dynamic_cast<const Dftl*>(&b);
+  if (da == nullptr || db == nullptr) return;
+  uint64_t differing = 0;
+  for (uint32_t t = 0; t < da->translation_pages(); ++t) {
+    differing += da->translation_slot(t) != db->translation_slot(t) ||
+                 da->translation_digest(t) != db->translation_digest(t);
+  }
+  EXPECT_EQ(differing, 0u) << what << ": translation pages";
+  EXPECT_EQ(da->translation_writes(), db->translation_writes()) << what;
+}
+
 // The same random commands on both, recorded: every operation and every unit read the same.
 void expect_same_outcome(FtlDevice& a, FtlDevice& b, const std::string& what) {
   const Geometry& g = a.geometry();
@@ -133,6 +151,7 @@ bool compare(const config::PlatformConfig& platform, double fill_ratio, double o
   EXPECT_EQ(bulk.units_written, one.units_written) << what;
   EXPECT_EQ(bulk.commands, one.commands) << what;
   expect_same_flash(*devices.bulk, *devices.one_by_one, what);
+  expect_same_dftl_tables(devices.bulk->scheme(), devices.one_by_one->scheme(), what);
   expect_same_outcome(*devices.bulk, *devices.one_by_one, what);
   return bulk.filled_in_bulk;
 }
@@ -150,7 +169,7 @@ TEST(PreconditionBulkFill, EverySchemeEndsAsCommandByCommand) {
     const bool bulk = compare(p, 1.0, 0.0, what + " full");
     compare(p, 0.7, 0.3, what + " 70 % aged");
     const bool has_bulk_path = scheme == "page" || scheme == "dac" || scheme == "block" ||
-                               scheme == "nftl" || scheme == "fast";
+                               scheme == "nftl" || scheme == "fast" || scheme == "dftl";
     EXPECT_EQ(bulk, has_bulk_path) << scheme;
   }
 }
@@ -183,6 +202,44 @@ TEST(PreconditionBulkFill, BlockSchemesFillWholeLogicalBlocksInBulk) {
   s.cache = "lmt-scwr";
   s.cache_bytes = 16384;
   EXPECT_FALSE(compare(lmt, 1.0, 0.1, "nftl with LMT"));
+}
+
+// The translation pages the CMT's evictions write fall among the data where the cache size puts
+// them: a cache smaller than a translation page's entries (each page written several times, its
+// older copies stale), larger (each once), larger than the fill (none), the smallest it takes.
+TEST(PreconditionBulkFill, DftlPlacesItsTranslationWritesAmongTheData) {
+  config::PlatformConfig p = platform_of("dftl", 1024);
+  Devices probe(p);
+  const auto& dftl = dynamic_cast<const Dftl&>(probe.bulk->scheme());
+  const uint32_t per_page = dftl.entries_per_translation_page();
+  const uint64_t units = probe.bulk->geometry().logical_units;
+  ASSERT_GT(units, 4u * per_page) << "the tiny platform must span several translation pages";
+  for (const uint64_t entries :
+       {uint64_t{5}, uint64_t{per_page / 3}, uint64_t{per_page + 7}, units / 2, units}) {
+    p.ftl.settings.edit<DftlSettings>().cache_entries = static_cast<uint32_t>(entries);
+    const std::string what = "dftl, " + std::to_string(entries) + " cached entries";
+    // Five entries write a translation page every five units: a full fill then needs more room
+    // than the over-provisioning leaves above GC's reserve, and goes command by command.
+    const bool room = compare(p, 1.0, 0.2, what + " full");
+    EXPECT_EQ(room, entries > 5) << what;
+    EXPECT_TRUE(compare(p, 0.613, 0.2, what + " 61.3 % aged")) << what;
+  }
+  // Fills that end at every place in a page of the stream: the bulk pages then end after a data
+  // unit, or after the translation write whose eviction the next unit's write made.
+  p.ftl.settings.edit<DftlSettings>().cache_entries = per_page / 3;
+  for (int step = 0; step < 16; ++step) {
+    const double ratio = 0.5 + 0.0013 * step;
+    EXPECT_TRUE(compare(p, ratio, 0.05, "dftl, fill " + std::to_string(ratio)));
+  }
+  // Four entries: a translation write every four units or so, command by command.
+  p.ftl.settings.edit<DftlSettings>().cache_entries = 4;
+  EXPECT_FALSE(compare(p, 1.0, 0.1, "dftl, 4 cached entries"));
+  // And where the page store declines: power loss, and a fill that reaches GC's reserve.
+  p.ftl.settings.edit<DftlSettings>().cache_entries = per_page / 3;
+  EXPECT_FALSE(compare(p, 1.0, 0.1, "dftl, power loss", true));
+  p.ftl.over_provisioning = 0.07;
+  p.ftl.gc_threshold = 0.05;
+  compare(p, 1.0, 0.1, "dftl, 7 % over-provisioning");
 }
 
 TEST(PreconditionBulkFill, PageMappingInBulkForEveryStripingPlacement) {
