@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ssd::config {
 
@@ -18,19 +19,34 @@ struct WorkloadConfig {
   double hot_access_ratio = 0.0;
   double trim_ratio = 0.0;                  // workload.trim_ratio (share of data commands)
   std::string size_distribution = "fixed";  // workload.size_distribution: "fixed" | "uniform"
+                                            //   | "split"
+  // workload.split_bytes / split_weights (size_distribution "split"): the sizes and their shares
+  // (any scale), as fio's bssplit.
+  std::vector<uint32_t> split_bytes;
+  std::vector<double> split_weights;
+  // workload.address_distribution (random pattern): "uniform" | "zipf" | "pareto" | "normal",
+  // and workload.address_skew, its parameter (zipf theta, pareto h, normal deviation in per cent
+  // of the span); fio's random_distribution (workload/address_law.h).
+  std::string address_distribution = "uniform";
+  double address_skew = 0.0;
   uint64_t request_bytes = 4096;     // workload.request_bytes (fixed size, or uniform minimum)
   uint64_t request_bytes_max = 0;    // workload.request_bytes_max (uniform maximum; 0 = min)
   uint64_t align_bytes = 4096;       // workload.align_bytes (start and size granularity)
   uint64_t address_start_bytes = 0;  // workload.address_start_bytes
   uint64_t address_span_bytes = 0;   // workload.address_span_bytes (0 = to device end)
-  uint64_t requests = 10000;         // workload.requests (0 = unlimited, needs duration)
-  double duration_ms = 0.0;          // workload.duration_ms (0 = unlimited, needs requests)
-  std::string mode = "closed";       // workload.mode: "closed" (fixed QD) | "open" (arrivals)
-  uint32_t queue_depth = 32;         // workload.queue_depth (closed loop)
-  double interarrival_us = 100.0;    // workload.interarrival_us (open loop, mean)
-  std::string arrival = "fixed";     // workload.arrival: "fixed" | "poisson" (open loop)
-  uint64_t flush_every_writes = 0;   // workload.flush_every_writes (0 = never)
-  double fua_ratio = 0.0;            // workload.fua_ratio (share of writes sent FUA, seeded)
+  uint64_t requests = 10000;         // workload.requests (0 = unlimited, needs another bound)
+  uint64_t io_bytes = 0;             // workload.io_bytes (synthetic: stop once this much data
+                                     //   was read, written or trimmed; 0 = no such bound)
+  // workload.random_map (random pattern, fixed size): every position of the span once, in a
+  // seeded random order, before any again (fio's random map); false: each drawn independently.
+  bool random_map = false;
+  double duration_ms = 0.0;         // workload.duration_ms (0 = unlimited, needs requests)
+  std::string mode = "closed";      // workload.mode: "closed" (fixed QD) | "open" (arrivals)
+  uint32_t queue_depth = 32;        // workload.queue_depth (closed loop)
+  double interarrival_us = 100.0;   // workload.interarrival_us (open loop, mean)
+  std::string arrival = "fixed";    // workload.arrival: "fixed" | "poisson" (open loop)
+  uint64_t flush_every_writes = 0;  // workload.flush_every_writes (0 = never)
+  double fua_ratio = 0.0;           // workload.fua_ratio (share of writes sent FUA, seeded)
   // What the host does every flush_every_writes writes (synthetic workload only; the generator
   // says how each call is modelled):
   std::string sync_call = "flush";       // workload.sync_call: "flush" | "fsync" | "fdatasync"
@@ -50,6 +66,16 @@ struct WorkloadConfig {
   double speed = 1.0;                    // workload.speed (open loop: trace time divided by this)
   bool skip_bad_lines = false;           // workload.skip_bad_lines
   std::string blkparse_action = "auto";  // workload.blkparse_action: "auto" | "Q" | "D" | "C"
+
+  // The largest request a synthetic workload makes: what the span must hold.
+  uint64_t largest_request_bytes() const {
+    if (size_distribution == "split") {
+      uint64_t largest = 0;
+      for (const uint32_t bytes : split_bytes) largest = largest > bytes ? largest : bytes;
+      return largest;
+    }
+    return request_bytes > request_bytes_max ? request_bytes : request_bytes_max;
+  }
 };
 
 struct PreconditionConfig {
@@ -82,9 +108,19 @@ struct PowerConfig {
   bool on() const { return cut_at_us > 0 || cuts > 0; }
 };
 
+// A workload stream of its own: an fio job (`ssdsim run --fio`, docs/clients.md). Several run at
+// once, each closed loop with its own queue depth, and each is reported on its own.
+struct WorkloadStream {
+  std::string name;
+  WorkloadConfig workload;
+};
+
 struct ScenarioConfig {
   std::string name = "default";  // scenario.name
   WorkloadConfig workload;
+  // Set from an fio job file (no TOML key): the jobs, run at once instead of `workload` alone
+  // (which is then the first job's, for what asks for one workload).
+  std::vector<WorkloadStream> streams;
   PreconditionConfig precondition;
   RunConfig run;
   PowerConfig power;

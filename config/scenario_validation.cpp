@@ -43,6 +43,54 @@ std::optional<KeyProblem> check_sizes(const WorkloadConfig& w, uint32_t sector) 
   return std::nullopt;
 }
 
+// size_distribution "split": as many sizes as shares, each size whole sectors and grains of
+// align_bytes, each share above 0.
+std::optional<KeyProblem> check_split(const WorkloadConfig& w, uint32_t sector) {
+  if (w.size_distribution != "split") return std::nullopt;
+  if (w.split_bytes.empty() || w.split_bytes.size() != w.split_weights.size()) {
+    return KeyProblem{"workload.split_bytes",
+                      "needs one size per share in workload.split_weights, at least one (got " +
+                          std::to_string(w.split_bytes.size()) + " sizes and " +
+                          std::to_string(w.split_weights.size()) + " shares)"};
+  }
+  for (const uint32_t bytes : w.split_bytes) {
+    if (bytes == 0 || (sector != 0 && bytes % sector != 0) || bytes % w.align_bytes != 0) {
+      return KeyProblem{"workload.split_bytes",
+                        "each size must be above 0 and a multiple of nand.sector_bytes and of "
+                        "workload.align_bytes (" +
+                            std::to_string(w.align_bytes) + ")" + got(bytes)};
+    }
+  }
+  for (const double share : w.split_weights) {
+    if (!(share > 0.0)) return KeyProblem{"workload.split_weights", "each share must be > 0"};
+  }
+  return std::nullopt;
+}
+
+// A skewed address distribution: random addresses over one span, its parameter in range.
+std::optional<KeyProblem> check_address_distribution(const WorkloadConfig& w) {
+  const std::string& law = w.address_distribution;
+  if (law == "uniform") return std::nullopt;
+  if (w.kind != "synthetic" || w.pattern != "random" || w.hot_span_ratio > 0 || w.random_map) {
+    return KeyProblem{"workload.address_distribution",
+                      "'" + law +
+                          "' needs a synthetic random pattern without a hot span or a "
+                          "random map"};
+  }
+  const double skew = w.address_skew;
+  if (law == "zipf" && !(skew > 0.0 && skew != 1.0)) {
+    return KeyProblem{"workload.address_skew", "zipf's theta must be > 0 and not 1"};
+  }
+  if (law == "pareto" && !(skew > 0.0 && skew < 1.0)) {
+    return KeyProblem{"workload.address_skew", "pareto's h must be in (0, 1)"};
+  }
+  if (law == "normal" && !(skew > 0.0)) {
+    return KeyProblem{"workload.address_skew",
+                      "normal's deviation (per cent of the span) must be > 0"};
+  }
+  return std::nullopt;
+}
+
 std::optional<KeyProblem> check_address_range(const WorkloadConfig& w, uint64_t capacity) {
   const std::string device = "the logical capacity (" + std::to_string(capacity) + " bytes)";
   if (w.address_start_bytes >= capacity) {
@@ -56,10 +104,11 @@ std::optional<KeyProblem> check_address_range(const WorkloadConfig& w, uint64_t 
         "address_start_bytes + address_span_bytes runs past " + device + got(w.address_span_bytes)};
   }
   const uint64_t span = w.address_span_bytes == 0 ? room : w.address_span_bytes;
-  const uint64_t largest = std::max(w.request_bytes, w.request_bytes_max);
+  const uint64_t largest = w.largest_request_bytes();
   if (largest > span) {
-    return KeyProblem{w.request_bytes_max > w.request_bytes ? "workload.request_bytes_max"
-                                                            : "workload.request_bytes",
+    return KeyProblem{w.size_distribution == "split"          ? "workload.split_bytes"
+                      : w.request_bytes_max > w.request_bytes ? "workload.request_bytes_max"
+                                                              : "workload.request_bytes",
                       "a request of " + std::to_string(largest) +
                           " bytes does not fit in the address span of " + std::to_string(span) +
                           " bytes"};
@@ -103,7 +152,7 @@ std::optional<KeyProblem> check_sync_call(const WorkloadConfig& w, uint32_t sect
   }
   const uint64_t span =
       w.address_span_bytes == 0 ? capacity - w.address_start_bytes : w.address_span_bytes;
-  const uint64_t largest = std::max(w.request_bytes, w.request_bytes_max);
+  const uint64_t largest = w.largest_request_bytes();
   if (w.journal_bytes > span || span - w.journal_bytes < largest) {
     return KeyProblem{"workload.journal_bytes",
                       "must leave at least one request (" + std::to_string(largest) +
@@ -133,7 +182,7 @@ std::optional<KeyProblem> check_hot_span(const WorkloadConfig& w, uint64_t capac
   const uint64_t journal = w.sync_call == "flush" ? 0 : w.journal_bytes;  // as the generator
   const uint64_t data = span > journal ? span - journal : 0;
   const auto hot = static_cast<uint64_t>(static_cast<double>(data) * w.hot_span_ratio);
-  const uint64_t largest = std::max(w.request_bytes, w.request_bytes_max);
+  const uint64_t largest = w.largest_request_bytes();
   if (w.hot_span_ratio >= 1.0 || hot < largest || data - hot < largest) {
     return KeyProblem{"workload.hot_span_ratio",
                       "must leave a hot and a cold part of the span (" + std::to_string(data) +
@@ -209,6 +258,8 @@ std::optional<KeyProblem> find_scenario_problem(const ScenarioConfig& scenario,
                       "workload.read_ratio + workload.trim_ratio must be <= 1"};
   }
   if (auto problem = check_sizes(w, platform.nand.sector_bytes)) return problem;
+  if (auto problem = check_split(w, platform.nand.sector_bytes)) return problem;
+  if (auto problem = check_address_distribution(w)) return problem;
   if (auto problem = check_address_range(w, logical_capacity_bytes(platform))) return problem;
   if (auto problem = check_hot_span(w, logical_capacity_bytes(platform))) return problem;
   if (w.kind == "synthetic") {
@@ -237,10 +288,16 @@ std::optional<KeyProblem> find_scenario_problem(const ScenarioConfig& scenario,
                         "must be 'all' or a device number (got '" + w.device + "')"};
     }
   }
-  if (w.kind == "synthetic" && w.requests == 0 && w.duration_ms == 0) {
+  if (w.kind == "synthetic" && w.requests == 0 && w.duration_ms == 0 && w.io_bytes == 0) {
     return KeyProblem{"workload.requests",
-                      "workload.requests and workload.duration_ms are both 0; set at least one "
-                      "so the run ends"};
+                      "workload.requests, workload.duration_ms and workload.io_bytes are all 0; "
+                      "set at least one so the run ends"};
+  }
+  if (w.random_map &&
+      (w.pattern != "random" || w.size_distribution != "fixed" || w.hot_span_ratio > 0)) {
+    return KeyProblem{"workload.random_map",
+                      "needs workload.pattern 'random', size_distribution 'fixed' and no hot "
+                      "span: the map holds positions of one request size over the whole span"};
   }
   // A warm-up pass is untimed, so only a request count or the trace's end can end it.
   if (w.passes > 1 && w.duration_ms > 0) {
@@ -272,8 +329,22 @@ std::optional<KeyProblem> find_scenario_problem(const ScenarioConfig& scenario,
 
 void validate_scenario(const ScenarioConfig& scenario, const PlatformConfig& platform,
                        const std::string& source) {
+  if (!scenario.streams.empty() && scenario.power.on()) {
+    throw_error(Origin{source, 0}, scenario.power.cuts > 0 ? "power.cuts" : "power.cut_at_us",
+                "power cuts with fio jobs are not modelled (one workload stream only)");
+  }
   if (auto problem = find_scenario_problem(scenario, platform)) {
     throw_error(Origin{source, 0}, problem->key, problem->reason);
+  }
+  // Each stream as if it were the workload: its problem named with its job.
+  for (const WorkloadStream& stream : scenario.streams) {
+    ScenarioConfig alone = scenario;
+    alone.streams.clear();
+    alone.workload = stream.workload;
+    if (auto problem = find_scenario_problem(alone, platform)) {
+      throw_error(Origin{source, 0}, problem->key,
+                  problem->reason + " (fio job `" + stream.name + "`)");
+    }
   }
 }
 

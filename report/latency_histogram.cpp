@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ssd::report {
 namespace {
@@ -34,25 +35,58 @@ uint64_t bucket_upper_edge(int index) {
   return lower + ((uint64_t{1} << s) - 1);  // never overflows: the last edge is 2^64 - 1
 }
 
+// Saturating addition: of non-negative numbers it is still associative and commutative, so merging
+// histograms in any order gives the same sum as recording everything into one.
+template <typename Unsigned>
+Unsigned saturating_add(Unsigned a, Unsigned b) {
+  const Unsigned sum = a + b;
+  return sum < a ? std::numeric_limits<Unsigned>::max() : sum;
+}
+
 }  // namespace
 
 void LatencyHistogram::record(uint64_t latency_ns) {
   ++m_buckets[static_cast<size_t>(bucket_index(latency_ns))];
   ++m_count;
+  m_min = std::min(m_min, latency_ns);
   m_max = std::max(m_max, latency_ns);
   m_sum += static_cast<long double>(latency_ns);
+  m_sum_squares = saturating_add(m_sum_squares, SquareSum{latency_ns} * latency_ns);
 }
 
 void LatencyHistogram::merge(const LatencyHistogram& other) {
   for (size_t i = 0; i < m_buckets.size(); ++i) m_buckets[i] += other.m_buckets[i];
   m_count += other.m_count;
+  m_min = std::min(m_min, other.m_min);  // an empty side holds UINT64_MAX: no effect
   m_max = std::max(m_max, other.m_max);
   m_sum += other.m_sum;
+  m_sum_squares = saturating_add(m_sum_squares, other.m_sum_squares);
 }
 
 double LatencyHistogram::mean() const {
   if (m_count == 0) return 0.0;
   return static_cast<double>(m_sum / static_cast<long double>(m_count));
+}
+
+// Sample variance = (n * sum(x^2) - sum(x)^2) / (n * (n - 1)). The numerator is computed in exact
+// integers while it fits in 128 bits (a sum below 2^64 ns and n * sum(x^2) below 2^128), so that it
+// cannot cancel to a small wrong value; beyond that, in long double.
+double LatencyHistogram::stddev() const {
+  if (m_count < 2) return 0.0;
+  const auto n = static_cast<long double>(m_count);
+  const long double n_pairs = n * (n - 1);
+  constexpr long double kTwoTo64 = 18446744073709551616.0L;
+  const bool fits = m_sum < kTwoTo64 &&
+                    m_sum_squares <= std::numeric_limits<SquareSum>::max() / SquareSum{m_count};
+  long double variance;
+  if (fits) {
+    const auto sum = static_cast<SquareSum>(m_sum);  // exact: an integer below 2^64
+    const SquareSum numerator = SquareSum{m_count} * m_sum_squares - sum * sum;  // >= 0
+    variance = static_cast<long double>(numerator) / n_pairs;
+  } else {
+    variance = (static_cast<long double>(m_sum_squares) - m_sum * m_sum / n) / (n - 1);
+  }
+  return variance > 0 ? static_cast<double>(std::sqrt(variance)) : 0.0;
 }
 
 uint64_t LatencyHistogram::percentile(double q) const {
@@ -88,6 +122,17 @@ LatencySummary LatencyHistogram::summary() const {
   s.p999_ns = percentile(0.999);
   s.max_ns = m_max;
   return s;
+}
+
+std::vector<LatencyBucket> LatencyHistogram::buckets() const {
+  std::vector<LatencyBucket> out;
+  if (m_count == 0) return out;
+  const int last = bucket_index(m_max);
+  for (int i = bucket_index(m_min); i <= last; ++i) {
+    const uint64_t count = m_buckets[static_cast<size_t>(i)];
+    if (count > 0) out.push_back({std::min(bucket_upper_edge(i), m_max), count});
+  }
+  return out;
 }
 
 // The largest index, that of 2^64 - 1 (s = 63 - kSubBucketBits, v >> s = 2 * kSubBuckets - 1),

@@ -1,6 +1,6 @@
-// Writing report.json to disk.
+// Writing report.json (and fio.json, report/fio_json.h) to disk.
 //
-// The document goes to report.json.tmp first and is renamed over report.json only once complete,
+// A document goes to NAME.tmp first and is renamed over report.json only once complete,
 // so a crash or a full disk never leaves a truncated report that a sweep script would half-read.
 #include <cerrno>
 #include <filesystem>
@@ -22,21 +22,15 @@ namespace fs = std::filesystem;
   throw std::runtime_error(what + " '" + path.string() + "': " + why);
 }
 
-}  // namespace
-
-void write_report_json(const RunReport& report, const std::string& dir) {
+// Writes `text` as `dir`/`name` (made if missing) through NAME.tmp, renamed once complete.
+void write_text_file(const std::string& text, const std::string& dir, const std::string& name) {
   const fs::path directory = dir.empty() ? fs::path(".") : fs::path(dir);
   std::error_code ec;
   fs::create_directories(directory, ec);
   if (ec) fail("cannot create report directory", directory, ec.message());
 
-  // Names and the integrity message come from files and traces: replace bytes that are not UTF-8
-  // instead of letting dump() throw at the very end of a long run.
-  const std::string text =
-      to_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-
-  const fs::path final_path = directory / "report.json";
-  const fs::path tmp_path = directory / "report.json.tmp";
+  const fs::path final_path = directory / name;
+  const fs::path tmp_path = directory / (name + ".tmp");
   {
     std::ofstream out(tmp_path, std::ios::binary | std::ios::trunc);
     // iostreams keep no error code; on POSIX the failed open() left its reason in errno.
@@ -55,6 +49,25 @@ void write_report_json(const RunReport& report, const std::string& dir) {
     fs::remove(tmp_path, ec);
     fail("cannot rename report to", final_path, why);
   }
+}
+
+}  // namespace
+
+void write_report_json(const RunReport& report, const std::string& dir) {
+  write_json_file(to_json(report), dir, "report.json");
+}
+
+void write_json_file(const nlohmann::json& document, const std::string& dir,
+                     const std::string& name) {
+  write_text_file(document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+                  dir, name);
+}
+
+void write_json_file(const nlohmann::ordered_json& document, const std::string& dir,
+                     const std::string& name) {
+  write_text_file(
+      document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n", dir,
+      name);
 }
 
 }  // namespace ssd::report

@@ -32,6 +32,17 @@ struct TraceWorkloadReport {
   double scale_factor = 1.0;
 };
 
+// One stream of host commands counted apart: a job of an fio job file (docs/clients.md), each
+// with its own queue depth. A run of one stream has one, the same as the run's totals.
+struct StreamReport {
+  std::string name;
+  uint64_t reads = 0, writes = 0, flushes = 0, trims = 0;
+  uint64_t bytes_read = 0, bytes_written = 0, bytes_trimmed = 0;
+  LatencyHistogram latency_read, latency_write, latency_flush, latency_trim;
+  uint64_t first_issue_ns = 0;      // simulated time of its first command's arrival
+  uint64_t last_completion_ns = 0;  // and of its last completion
+};
+
 struct RunReport {
   // What ran.
   std::string platform_name;
@@ -49,6 +60,8 @@ struct RunReport {
   uint64_t fua_writes = 0;  // of the writes, those sent with Force Unit Access
   uint64_t bytes_read = 0, bytes_written = 0;
   LatencyHistogram latency_read, latency_write, latency_flush, latency_trim;
+  uint64_t bytes_trimmed = 0;
+  std::vector<StreamReport> streams;  // per workload stream, in the order they were defined
 
   // FTL: mapping units programmed for the host, by GC (merges included) and as mapping metadata
   // (translation pages, map segments...), and padding slots (waf = (host + gc + mapping) / host).
@@ -198,5 +211,12 @@ std::string summary_text(const RunReport& report);
 // Writes report.json into `dir` (created if missing) through a temporary file and a rename, so a
 // failed run never leaves a half-written report. Throws std::runtime_error naming the path.
 void write_report_json(const RunReport& report, const std::string& dir);
+// Writes `document` as `dir`/`name`, through a temporary file renamed once complete. Bytes that
+// are not UTF-8 (names come from files and traces) are replaced rather than failing at the end
+// of a long run. The ordered form keeps its keys in their order (fio's JSON, fio_json.h).
+void write_json_file(const nlohmann::json& document, const std::string& dir,
+                     const std::string& name);
+void write_json_file(const nlohmann::ordered_json& document, const std::string& dir,
+                     const std::string& name);
 
 }  // namespace ssd::report

@@ -19,11 +19,13 @@ build_dir=${BUILD_DIR:-$root/build}
 # accelerator and its tests; clang-format for the formatting check CI runs
 # (tools/check-format.sh); matplotlib and Dask distributed for `ssdsim plot` and `ssdsim sweep
 # --dask`, Slurm and munge for `ssdsim sweep --slurm` and its test's one-node cluster
-# (docs/exploration.md).
+# (docs/exploration.md); fio, whose fio_jsonplus_clat2csv the tests run on `ssdsim run --fio`'s
+# JSON, and python3-six, which that script imports and Debian's fio does not pull in
+# (docs/clients.md).
 packages=(cmake g++ ninja-build pkg-config python3 libsystemc-dev libgtest-dev libgmock-dev
           libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev zlib1g-dev
           libbenchmark-dev verilator clang-format python3-matplotlib python3-distributed
-          slurm-wlm munge)
+          slurm-wlm munge fio python3-six)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,5 +1,6 @@
 #include "workload/synthetic_generator.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -33,9 +34,33 @@ SyntheticGenerator::SyntheticGenerator(const config::WorkloadConfig& config, uin
           static_cast<uint64_t>(static_cast<double>(m_span_sectors) * config.hot_span_ratio) /
           m_align_sectors * m_align_sectors),
       m_random(config.seed),
-      m_duration_ps(config.duration_ms * 1e9) {}
+      m_duration_ps(config.duration_ms * 1e9) {
+  if (config.size_distribution == "split") {
+    double total = 0.0;
+    for (const double share : config.split_weights) m_split_cumulative.push_back(total += share);
+  }
+  if (m_random_pattern && config.address_distribution != "uniform") {
+    const uint64_t largest =
+        std::min(config.largest_request_bytes() / sector_bytes, m_span_sectors);
+    m_address_law.emplace(config.address_distribution, config.address_skew,
+                          (m_span_sectors - largest) / m_align_sectors + 1, config.seed ^ 0xad0u);
+  }
+  if (config.random_map) {
+    const uint64_t size = std::min(config.request_bytes / sector_bytes, m_span_sectors);
+    // Its own seed, drawn apart from the request kinds' draws.
+    m_random_map.emplace((m_span_sectors - size) / m_align_sectors + 1, config.seed ^ 0x5eedu);
+  }
+}
 
 uint64_t SyntheticGenerator::draw_size_sectors() {
+  if (!m_split_cumulative.empty()) {  // the first size whose running share passes the draw
+    const double draw = m_random.unit() * m_split_cumulative.back();
+    const auto at = std::upper_bound(m_split_cumulative.begin(), m_split_cumulative.end(), draw);
+    const auto index = static_cast<size_t>(
+        std::min<std::ptrdiff_t>(at - m_split_cumulative.begin(),
+                                 static_cast<std::ptrdiff_t>(m_split_cumulative.size()) - 1));
+    return m_config.split_bytes[index] / m_sector_bytes;
+  }
   const uint64_t min = m_config.request_bytes / m_sector_bytes;
   const uint64_t max = std::max(min, m_config.request_bytes_max / m_sector_bytes);
   if (m_config.size_distribution != "uniform" || max == min) return min;
@@ -46,6 +71,7 @@ uint64_t SyntheticGenerator::draw_size_sectors() {
 
 bool SyntheticGenerator::next(Request& request) {
   if (m_config.requests != 0 && m_issued >= m_config.requests) return false;
+  if (m_config.io_bytes != 0 && m_data_bytes >= m_config.io_bytes) return false;
   if (m_open_loop) {
     const double gap_ps = m_config.interarrival_us * 1e6;
     if (m_issued > 0) {
@@ -96,6 +122,10 @@ bool SyntheticGenerator::next(Request& request) {
     const uint64_t length = hot ? m_hot_sectors : m_span_sectors - m_hot_sectors;
     const uint64_t positions = (length - size) / m_align_sectors + 1;
     offset = first + m_random.below(positions) * m_align_sectors;
+  } else if (m_address_law) {  // positions sized for the largest request: every size fits
+    offset = m_address_law->draw(m_random) * m_align_sectors;
+  } else if (m_random_map) {
+    offset = m_random_map->next() * m_align_sectors;
   } else if (m_random_pattern) {
     const uint64_t positions = (m_span_sectors - size) / m_align_sectors + 1;
     offset = m_random.below(positions) * m_align_sectors;
@@ -106,6 +136,7 @@ bool SyntheticGenerator::next(Request& request) {
   }
   request.start_sector = m_first_sector + offset;
   request.sector_count = static_cast<uint32_t>(size);
+  m_data_bytes += size * m_sector_bytes;
   if (request.kind == ftl::CommandKind::kWrite &&
       request.start_sector + size > m_high_water_sector) {
     m_high_water_sector = request.start_sector + size;

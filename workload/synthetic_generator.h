@@ -1,18 +1,25 @@
-// Synthetic workload: sequential or uniformly random addresses over a range, a read / trim / write
-// mix, fixed or uniform request sizes on an alignment grid, a sync after every N writes, and
+// Synthetic workload: sequential or random addresses over a range (uniform, or zipf, pareto or
+// normal as fio's random_distribution), a read / trim / write mix, fixed, uniform or split
+// (fio's bssplit) request sizes on an alignment grid, a sync after every N writes, and
 // either closed-loop issue (the host keeps a fixed queue depth) or open-loop arrivals (fixed or
-// Poisson inter-arrival time). Deterministic for a seed.
+// Poisson inter-arrival time). Deterministic for a seed. Random positions are drawn independently,
+// or (workload.random_map) each once per pass in a seeded order; the workload ends after a number
+// of requests, an amount of data (workload.io_bytes) or a simulated time, whichever comes first.
 // A sync is a flush command, or what ext4 (ordered journal) sends for fsync or fdatasync: a
 // journal commit write into a circular journal region at the end of the span, then a flush. No
 // file system beyond that: one file, no directory or allocation metadata, no journal checkpoints.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "config/platform_config.h"
 #include "config/scenario_config.h"
 #include "ftl/core/random.h"
+#include "workload/address_law.h"
+#include "workload/random_permutation.h"
 #include "workload/workload_source.h"
 
 namespace ssd::workload {
@@ -46,7 +53,11 @@ class SyntheticGenerator final : public WorkloadSource {
   bool m_random_pattern;
   uint64_t m_hot_sectors;  // the hot part at the span's start (workload.hot_span_ratio); 0: none
   ftl::Random m_random;
+  std::optional<RandomPermutation> m_random_map;  // workload.random_map: positions in its order
+  std::optional<AddressLaw> m_address_law;        // a skewed workload.address_distribution
+  std::vector<double> m_split_cumulative;         // size_distribution "split": running shares
   uint64_t m_issued = 0;
+  uint64_t m_data_bytes = 0;  // read, written or trimmed so far (workload.io_bytes)
   uint64_t m_writes_since_flush = 0;
   uint64_t m_cursor = 0;             // sequential pattern: next offset within the span
   uint64_t m_journal_cursor = 0;     // next offset within the journal region

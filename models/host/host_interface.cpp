@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 
 #include <tlm_utils/tlm_quantumkeeper.h>
@@ -37,6 +38,16 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostCon
   m_payload.set_data_ptr(m_scratch);
   m_payload.set_byte_enable_ptr(nullptr);
   m_payload.set_dmi_allowed(false);
+  for (const HostInterfaceOptions::Stream& stream : options.streams) {
+    if (stream.source == nullptr || stream.source->open_loop()) {
+      throw std::invalid_argument("host: several streams must each be a closed-loop source");
+    }
+    m_streams.push_back(StreamState{stream, {}, {}, false, false, 0, 0});
+  }
+  if (!m_streams.empty() && options.power != nullptr) {
+    throw std::invalid_argument("host: power cuts with several streams are not modelled");
+  }
+  m_stream_stats.resize(m_streams.size());
   SC_THREAD(run);
 }
 
@@ -52,6 +63,53 @@ Picoseconds HostInterface::submit_time(const workload::Request& request) {
     m_in_flight.pop();
   }
   return std::max(at, m_last_submit);
+}
+
+bool HostInterface::next_request(workload::Request& request, Picoseconds& submitted,
+                                 size_t& stream) {
+  if (!m_streams.empty()) return next_of_streams(request, submitted, stream);
+  if (!m_source.next(request)) return false;
+  submitted = submit_time(request);
+  stream = 0;
+  return true;
+}
+
+bool HostInterface::next_of_streams(workload::Request& request, Picoseconds& submitted,
+                                    size_t& stream) {
+  size_t best = m_streams.size();
+  Picoseconds best_at = 0;
+  for (size_t s = 0; s < m_streams.size(); ++s) {
+    StreamState& state = m_streams[s];
+    if (state.done) continue;
+    if (!state.drawn && !(state.drawn = state.options.source->next(state.next))) {
+      state.done = true;
+      continue;
+    }
+    // Closed loop: after its previous submission, and once a slot of its own is free.
+    Picoseconds at = std::max(state.last_submit, m_last_submit);
+    if (state.in_flight.size() >= state.options.queue_depth) {
+      at = std::max(at, state.in_flight.top());
+    }
+    if (state.options.duration_ps != 0 && at >= state.options.duration_ps) {
+      state.done = true;
+      continue;
+    }
+    if (best == m_streams.size() || at < best_at ||
+        (at == best_at && state.last_pick < m_streams[best].last_pick)) {
+      best = s;
+      best_at = at;
+    }
+  }
+  if (best == m_streams.size()) return false;
+  StreamState& chosen = m_streams[best];
+  if (chosen.in_flight.size() >= chosen.options.queue_depth) chosen.in_flight.pop();
+  request = chosen.next;
+  chosen.drawn = false;
+  chosen.last_submit = best_at;
+  chosen.last_pick = ++m_picks;
+  submitted = best_at;
+  stream = best;
+  return true;
 }
 
 Picoseconds HostInterface::submit(ftl::HostCommand& command, Picoseconds submitted) {
@@ -93,16 +151,32 @@ void HostInterface::stop_at(RunStop::Cause cause, const std::string& reason, uin
                    time_text(m_last_submit) + ": " + reason;
 }
 
-void HostInterface::record(const ftl::HostCommand& command, Picoseconds arrival,
-                           Picoseconds submitted, Picoseconds completion) {
+namespace {
+
+void count(HostStats& stats, const ftl::HostCommand& command, uint64_t bytes, Picoseconds arrival,
+           Picoseconds completion) {
   const auto kind = static_cast<size_t>(command.kind);
-  ++m_stats.completed[kind];
-  if (command.kind == ftl::CommandKind::kWrite && command.fua) ++m_stats.fua_writes;
-  m_stats.latency[kind].record((completion - arrival) / 1000);
+  ++stats.completed[kind];
+  if (command.kind == ftl::CommandKind::kWrite && command.fua) ++stats.fua_writes;
+  stats.latency[kind].record((completion - arrival) / 1000);
+  if (command.kind == ftl::CommandKind::kRead) stats.bytes_read += bytes;
+  if (command.kind == ftl::CommandKind::kWrite) stats.bytes_written += bytes;
+  if (command.kind == ftl::CommandKind::kTrim) stats.bytes_trimmed += bytes;
+  stats.last_completion = std::max(stats.last_completion, completion);
+}
+
+}  // namespace
+
+void HostInterface::record(const ftl::HostCommand& command, Picoseconds arrival,
+                           Picoseconds submitted, Picoseconds completion, size_t stream) {
   const uint64_t bytes = uint64_t(command.sector_count) * m_options.sector_bytes;
-  if (command.kind == ftl::CommandKind::kRead) m_stats.bytes_read += bytes;
-  if (command.kind == ftl::CommandKind::kWrite) m_stats.bytes_written += bytes;
-  m_stats.last_completion = std::max(m_stats.last_completion, completion);
+  count(m_stats, command, bytes, arrival, completion);
+  if (!m_stream_stats.empty()) {
+    // Several streams record as they submit, so a stream's first record is its first command.
+    HostStats& of_stream = m_stream_stats[stream];
+    if (of_stream.total_completed() == 0) of_stream.first_issue = arrival;
+    count(of_stream, command, bytes, arrival, completion);
+  }
   if (m_options.request_log) {
     *m_options.request_log << command.id << ',' << ftl::to_string(command.kind) << ','
                            << command.start_sector << ',' << command.sector_count << ','
@@ -122,12 +196,13 @@ void HostInterface::run() {
   workload::Request request;
   ftl::HostCommand command;
   uint64_t issued = 0;
-  while (m_source.next(request)) {
+  Picoseconds submitted = 0;
+  size_t stream = 0;
+  while (next_request(request, submitted, stream)) {
     if (interrupt_requested()) {
       stop_at(RunStop::Cause::kInterrupted, "interrupted", issued + 1);
       break;
     }
-    Picoseconds submitted = submit_time(request);
     if (m_options.power != nullptr) {
       if (const auto at = m_options.power->cut_before(issued + 1, m_last_submit, submitted)) {
         m_last_submit = cut_power(*at);
@@ -174,10 +249,10 @@ void HostInterface::run() {
               ftl::past_latest_time("its completion", double(completion)), issued + 1);
       break;
     }
-    m_in_flight.push(completion);
+    in_flight(stream).push(completion);
     if (m_options.timeline != nullptr) m_options.timeline->submitted(submitted, completion);
     if (m_options.power == nullptr) {
-      record(command, arrival, submitted, completion);
+      record(command, arrival, submitted, completion, stream);
     } else {
       ftl::ChangeSpan durable;
       if (command.kind == ftl::CommandKind::kFlush) {

@@ -47,6 +47,16 @@ struct HostInterfaceOptions {
   std::ostream* request_log = nullptr;  // CSV of every command, or none
   PowerLoss* power = nullptr;           // power cuts (power_loss.h), or none
   Timeline* timeline = nullptr;         // the run's timeline (its queue depth), or none
+  // Several closed-loop streams (an fio job file's jobs), each with its own queue depth and time
+  // limit (0: none), submitting at once as fio's jobs do: the next command is the stream's whose
+  // slot frees first (equal times: the one that submitted least recently). Empty: one stream,
+  // the source the host is given, with queue_depth and duration_ps above. Not with power cuts.
+  struct Stream {
+    workload::WorkloadSource* source = nullptr;
+    uint32_t queue_depth = 1;
+    Picoseconds duration_ps = 0;
+  };
+  std::vector<Stream> streams;
 };
 
 class HostInterface : public sc_core::sc_module {
@@ -59,6 +69,8 @@ class HostInterface : public sc_core::sc_module {
   ~HostInterface() override;
 
   const HostStats& stats() const { return m_stats; }
+  // Per stream of HostInterfaceOptions::streams, in order (empty with one stream).
+  const std::vector<HostStats>& stream_stats() const { return m_stream_stats; }
   bool finished() const { return m_finished; }
   // Why the run stopped before the workload's end (cause kNone when it did not).
   const RunStop& stop() const { return m_stop; }
@@ -66,9 +78,19 @@ class HostInterface : public sc_core::sc_module {
  private:
   void run();
   Picoseconds submit_time(const workload::Request& request);
+  // The next request to submit, when, and from which stream; false when every stream is done.
+  bool next_request(workload::Request& request, Picoseconds& submitted, size_t& stream);
+  // The same for several streams (HostInterfaceOptions::streams).
+  bool next_of_streams(workload::Request& request, Picoseconds& submitted, size_t& stream);
+  // Completion times of the commands in flight of `stream`, earliest on top.
+  using CompletionQueue =
+      std::priority_queue<Picoseconds, std::vector<Picoseconds>, std::greater<>>;
+  CompletionQueue& in_flight(size_t stream) {
+    return m_streams.empty() ? m_in_flight : m_streams[stream].in_flight;
+  }
   Picoseconds submit(ftl::HostCommand& command, Picoseconds submitted);
   void record(const ftl::HostCommand& command, Picoseconds arrival, Picoseconds submitted,
-              Picoseconds completion);
+              Picoseconds completion, size_t stream = 0);
   void maybe_report_progress();
   // With power cuts a command is recorded only once no cut can come before its completion:
   // settle() records those done by `now`; cut_power() cuts at `at`, drops the rest (never
@@ -95,9 +117,22 @@ class HostInterface : public sc_core::sc_module {
   Picoseconds m_to_device_free = 0;  // PCIe, host to device
   Picoseconds m_to_host_free = 0;    // PCIe, device to host
   Picoseconds m_last_submit = 0;
-  // Completion times of the commands in flight, earliest on top.
-  std::priority_queue<Picoseconds, std::vector<Picoseconds>, std::greater<>> m_in_flight;
+  // Completion times of the commands in flight, earliest on top (one stream).
+  CompletionQueue m_in_flight;
+  // Several streams: each one's state (HostInterfaceOptions::streams).
+  struct StreamState {
+    HostInterfaceOptions::Stream options;
+    CompletionQueue in_flight;
+    workload::Request next;  // drawn, not yet submitted (valid when `drawn`)
+    bool drawn = false;
+    bool done = false;
+    Picoseconds last_submit = 0;
+    uint64_t last_pick = 0;  // when it last submitted, in submissions
+  };
+  std::vector<StreamState> m_streams;
+  uint64_t m_picks = 0;
   HostStats m_stats;
+  std::vector<HostStats> m_stream_stats;
   std::priority_queue<Unsettled, std::vector<Unsettled>, std::greater<>> m_unsettled;
   bool m_finished = false;
   RunStop m_stop;

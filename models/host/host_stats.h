@@ -16,6 +16,7 @@ struct HostStats {
   std::array<report::LatencyHistogram, ftl::kCommandKinds> latency;
   uint64_t bytes_read = 0;
   uint64_t bytes_written = 0;
+  uint64_t bytes_trimmed = 0;
   uint64_t mismatches = 0;
   uint64_t lost_commands = 0;  // in flight at a power cut: never acknowledged, not in latency
   ftl::Picoseconds first_issue = 0;

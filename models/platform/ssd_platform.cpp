@@ -39,6 +39,13 @@ HostInterfaceOptions host_options(const config::LoadedConfig& config,
       config.platform.host.submission_queues * config.platform.host.max_queue_depth;
   host.duration_ps = ftl::checked_ps(workload.duration_ms * 1e9, "workload.duration_ms");
   host.expected_requests = workload.requests;
+  if (!config.scenario.streams.empty()) {  // each stream keeps its own time limit
+    host.duration_ps = 0;
+    host.expected_requests = 0;
+    for (const config::WorkloadStream& stream : config.scenario.streams) {
+      host.expected_requests += stream.workload.requests;
+    }
+  }
   host.progress = options.progress;
   host.request_log = options.request_log;
   host.sector_bytes = config.platform.nand.sector_bytes;
@@ -109,6 +116,13 @@ SsdPlatform::SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfi
                               ftl::checked_ps(platform.controller.capacitor_hold_up_us * 1e6,
                                               "controller.capacitor_hold_up_us")});
     host.power = m_power.get();
+  }
+  for (const config::WorkloadStream& stream : m_config.scenario.streams) {
+    m_stream_sources.push_back(workload::make_workload_source(
+        stream.workload, config::logical_capacity_bytes(platform), platform.nand.sector_bytes));
+    host.streams.push_back(
+        {m_stream_sources.back().get(), stream.workload.queue_depth,
+         ftl::checked_ps(stream.workload.duration_ms * 1e9, "workload.duration_ms")});
   }
   m_host = std::make_unique<HostInterface>("host", platform.host, *m_source, host);
 
@@ -236,6 +250,33 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
   r.latency_write = host.latency[kind(CommandKind::kWrite)];
   r.latency_flush = host.latency[kind(CommandKind::kFlush)];
   r.latency_trim = host.latency[kind(CommandKind::kTrim)];
+  r.bytes_trimmed = host.bytes_trimmed;
+  // Per stream: each fio job's, or the one stream's (the run's totals).
+  const auto stream_report = [&](const std::string& name, const HostStats& stats) {
+    report::StreamReport s;
+    s.name = name;
+    s.reads = stats.completed[kind(CommandKind::kRead)];
+    s.writes = stats.completed[kind(CommandKind::kWrite)];
+    s.flushes = stats.completed[kind(CommandKind::kFlush)];
+    s.trims = stats.completed[kind(CommandKind::kTrim)];
+    s.bytes_read = stats.bytes_read;
+    s.bytes_written = stats.bytes_written;
+    s.bytes_trimmed = stats.bytes_trimmed;
+    s.latency_read = stats.latency[kind(CommandKind::kRead)];
+    s.latency_write = stats.latency[kind(CommandKind::kWrite)];
+    s.latency_flush = stats.latency[kind(CommandKind::kFlush)];
+    s.latency_trim = stats.latency[kind(CommandKind::kTrim)];
+    s.first_issue_ns = stats.first_issue / 1000;
+    s.last_completion_ns = stats.last_completion / 1000;
+    return s;
+  };
+  const std::vector<HostStats>& per_stream = m_host->stream_stats();
+  if (per_stream.empty()) {
+    r.streams.push_back(stream_report(m_config.scenario.name, host));
+  }
+  for (size_t i = 0; i < per_stream.size(); ++i) {
+    r.streams.push_back(stream_report(m_config.scenario.streams[i].name, per_stream[i]));
+  }
 
   const ftl::FtlStats now = m_device->stats();
   const ftl::FtlStats& before = m_stats_before_run;

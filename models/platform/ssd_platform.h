@@ -9,6 +9,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include <systemc>
 
@@ -81,6 +82,7 @@ class SsdPlatform : public sc_core::sc_module {
   std::unique_ptr<AcceleratorPort> m_accelerator_port;
   std::unique_ptr<ftl::FtlDevice> m_device;
   std::unique_ptr<workload::WorkloadSource> m_source;
+  std::vector<std::unique_ptr<workload::WorkloadSource>> m_stream_sources;  // scenario.streams
   std::unique_ptr<NandArray> m_nand;
   std::unique_ptr<MemoryModel> m_dram;
   std::unique_ptr<MemoryModel> m_nvram;

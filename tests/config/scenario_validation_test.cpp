@@ -87,10 +87,22 @@ TEST(ScenarioValidation, RatioOutOfRange) {
 
 TEST(ScenarioValidation, ZeroRequestsAndZeroDuration) {
   EXPECT_THAT(scenario_error("[workload]\nrequests = 0\nduration_ms = 0\n"),
-              HasSubstr("FILE:2: key 'workload.requests': workload.requests and "
-                        "workload.duration_ms are both 0"));
+              HasSubstr("FILE:2: key 'workload.requests': workload.requests, "
+                        "workload.duration_ms and workload.io_bytes are all 0"));
   TempToml by_time("[workload]\nrequests = 0\nduration_ms = 10\n");
   EXPECT_NO_THROW(load_config("", by_time.path(), {}));
+  TempToml by_bytes("[workload]\nrequests = 0\nio_bytes = 1048576\n");
+  EXPECT_NO_THROW(load_config("", by_bytes.path(), {}));
+}
+
+TEST(ScenarioValidation, RandomMapNeedsRandomFixedSizes) {
+  EXPECT_THAT(scenario_error("[workload]\nrandom_map = true\npattern = \"sequential\"\n"),
+              HasSubstr("key 'workload.random_map': needs workload.pattern 'random'"));
+  EXPECT_THAT(scenario_error("[workload]\nrandom_map = true\nsize_distribution = \"uniform\"\n"
+                             "request_bytes_max = 16384\n"),
+              HasSubstr("key 'workload.random_map'"));
+  TempToml fine("[workload]\nrandom_map = true\n");
+  EXPECT_NO_THROW(load_config("", fine.path(), {}));
 }
 
 TEST(ScenarioValidation, QueueDepthAboveHostMax) {

@@ -1,4 +1,5 @@
-// LatencyHistogram: exactness below 256, the 0.4 % error bound above, and the exact statistics.
+// LatencyHistogram: exactness below 256, the 0.4 % error bound above, the exact statistics (count,
+// min, max, mean, stddev) and the buckets fio's json+ bins are made of.
 #include "report/latency_histogram.h"
 
 #include <gtest/gtest.h>
@@ -192,6 +193,154 @@ TEST(LatencyHistogram, MergeEqualsRecordingEverythingInOne) {
   empty.merge(all);  // into an empty histogram
   EXPECT_EQ(empty.summary().p99_ns, all.summary().p99_ns);
   EXPECT_EQ(empty.max(), all.max());
+}
+
+// Sample standard deviation (n - 1) of `values`, the textbook two-pass way in long double.
+double sample_stddev(const std::vector<uint64_t>& values) {
+  long double sum = 0;
+  for (uint64_t v : values) sum += v;
+  const long double mean = sum / values.size();
+  long double squares = 0;
+  for (uint64_t v : values) squares += (v - mean) * (v - mean);
+  return static_cast<double>(std::sqrt(squares / (values.size() - 1)));
+}
+
+TEST(LatencyHistogram, EmptyHasZeroMinStddevAndNoBuckets) {
+  LatencyHistogram h;
+  EXPECT_EQ(h.min(), 0u);
+  EXPECT_EQ(h.stddev(), 0.0);
+  EXPECT_EQ(h.sum(), 0.0L);
+  EXPECT_TRUE(h.buckets().empty());
+}
+
+TEST(LatencyHistogram, MinIsExact) {
+  LatencyHistogram h;
+  for (uint64_t v : {1000001ull, 65537ull, 999999999ull, 257ull, 70000ull}) h.record(v);
+  EXPECT_EQ(h.min(), 257u);
+  h.record(0);
+  EXPECT_EQ(h.min(), 0u);
+}
+
+TEST(LatencyHistogram, StddevIsTheSampleStandardDeviation) {
+  LatencyHistogram h;
+  const std::vector<uint64_t> values = {3, 1000001, 17, 999999999, 256, 257, 65537};
+  for (uint64_t v : values) h.record(v);
+  EXPECT_NEAR(h.stddev(), sample_stddev(values), sample_stddev(values) * 1e-12);
+
+  LatencyHistogram two;  // 10 and 20: sample variance 50 (population variance would be 25)
+  two.record(10);
+  two.record(20);
+  EXPECT_DOUBLE_EQ(two.stddev(), std::sqrt(50.0));
+}
+
+TEST(LatencyHistogram, StddevOfOneOrOfEqualLatenciesIsExactlyZero) {
+  LatencyHistogram one;
+  one.record(123456789);
+  EXPECT_EQ(one.stddev(), 0.0);
+  // Large equal values: a sum of squares in floating point would leave a residue here.
+  LatencyHistogram equal;
+  for (int i = 0; i < 10000; ++i) equal.record(87654321);
+  EXPECT_EQ(equal.stddev(), 0.0);
+}
+
+TEST(LatencyHistogram, StddevOfSkewedLatenciesMatchesTwoPass) {
+  LatencyHistogram h;
+  std::vector<uint64_t> values;
+  uint64_t state = 11;
+  for (int i = 0; i < 100000; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    const double u = static_cast<double>(state >> 11) / 9007199254740992.0;
+    values.push_back(static_cast<uint64_t>(50000.0 * std::pow(1.0 - u, -1.5)));
+    h.record(values.back());
+  }
+  EXPECT_NEAR(h.stddev(), sample_stddev(values), sample_stddev(values) * 1e-9);
+}
+
+TEST(LatencyHistogram, StddevOfHugeLatenciesFallsBackWithoutOverflow) {
+  // A sum of 2^64 ns or more leaves the exact integer path.
+  LatencyHistogram h;
+  const std::vector<uint64_t> values = {uint64_t{1} << 62, uint64_t{1} << 62, uint64_t{1} << 62,
+                                        (uint64_t{1} << 62) + (uint64_t{1} << 52)};
+  for (uint64_t v : values) h.record(v);
+  EXPECT_NEAR(h.stddev(), sample_stddev(values), sample_stddev(values) * 1e-6);
+
+  LatencyHistogram largest;  // squares past 2^128 saturate: finite, and nothing else changes
+  largest.record(~0ull);
+  largest.record(~0ull);
+  largest.record(~0ull);
+  EXPECT_TRUE(std::isfinite(largest.stddev()));
+  EXPECT_EQ(largest.max(), ~0ull);
+  EXPECT_EQ(largest.min(), ~0ull);
+}
+
+TEST(LatencyHistogram, SumIsTheTotalOfTheLatencies) {
+  LatencyHistogram h;
+  for (uint64_t v = 1; v <= 1000; ++v) h.record(v * 1000);
+  EXPECT_EQ(h.sum(), 500500000.0L);
+}
+
+TEST(LatencyHistogram, BucketsAscendAddUpAndAgreeWithPercentiles) {
+  LatencyHistogram h;
+  uint64_t state = 5;
+  for (int i = 0; i < 20000; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    h.record((state >> 33) % 3000000);
+  }
+  const std::vector<LatencyBucket> buckets = h.buckets();
+  ASSERT_FALSE(buckets.empty());
+  uint64_t cumulative = 0, previous = 0;
+  for (size_t i = 0; i < buckets.size(); ++i) {
+    ASSERT_GT(buckets[i].count, 0u);
+    if (i > 0) {
+      ASSERT_GT(buckets[i].value_ns, previous);
+    }
+    previous = buckets[i].value_ns;
+    cumulative += buckets[i].count;
+    // The rank that ends this bucket reports the bucket's value.
+    const double q = static_cast<double>(cumulative) / static_cast<double>(h.count());
+    ASSERT_EQ(h.percentile(q), buckets[i].value_ns) << "bucket " << i;
+  }
+  EXPECT_EQ(cumulative, h.count());
+  EXPECT_EQ(buckets.back().value_ns, h.max());  // the last one is clamped to the exact max
+  EXPECT_GE(buckets.front().value_ns, h.min());
+}
+
+TEST(LatencyHistogram, BucketsBelow512AreTheValuesThemselves) {
+  LatencyHistogram h;
+  for (uint64_t v : {0ull, 7ull, 7ull, 255ull, 300ull, 511ull}) h.record(v);
+  h.record(1000000);
+  const std::vector<LatencyBucket> buckets = h.buckets();
+  ASSERT_EQ(buckets.size(), 6u);
+  EXPECT_EQ(buckets[0].value_ns, 0u);
+  EXPECT_EQ(buckets[1].value_ns, 7u);
+  EXPECT_EQ(buckets[1].count, 2u);
+  EXPECT_EQ(buckets[2].value_ns, 255u);
+  EXPECT_EQ(buckets[3].value_ns, 300u);
+  EXPECT_EQ(buckets[4].value_ns, 511u);
+  EXPECT_EQ(buckets[5].value_ns, 1000000u);
+}
+
+TEST(LatencyHistogram, MergeCombinesMinStddevAndBucketsExactly) {
+  LatencyHistogram a, b, all;
+  for (uint64_t v = 1; v < 300000; v += 7) {
+    ((v % 3 == 0) ? a : b).record(v * 13 + 5);
+    all.record(v * 13 + 5);
+  }
+  LatencyHistogram empty;
+  a.merge(empty);
+  a.merge(b);
+  EXPECT_EQ(a.min(), all.min());
+  EXPECT_EQ(a.stddev(), all.stddev());  // exact integer sums: bit for bit
+  EXPECT_EQ(a.sum(), all.sum());
+  const std::vector<LatencyBucket> merged = a.buckets(), recorded = all.buckets();
+  ASSERT_EQ(merged.size(), recorded.size());
+  for (size_t i = 0; i < merged.size(); ++i) {
+    EXPECT_EQ(merged[i].value_ns, recorded[i].value_ns);
+    EXPECT_EQ(merged[i].count, recorded[i].count);
+  }
+  empty.merge(all);  // an empty histogram takes the other's min
+  EXPECT_EQ(empty.min(), all.min());
+  EXPECT_EQ(empty.stddev(), all.stddev());
 }
 
 }  // namespace

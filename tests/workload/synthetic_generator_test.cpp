@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -361,6 +364,141 @@ TEST(SyntheticGenerator, DescribeNamesTheSyncCall) {
   c.sync_call = "fdatasync";
   EXPECT_NE(SyntheticGenerator(c, kDevice, 512).describe().find(", fdatasync every 16 writes"),
             std::string::npos);
+}
+
+}  // namespace
+}  // namespace ssd::workload
+
+namespace ssd::workload {
+namespace {
+
+// fio's random map (workload.random_map): every aligned position once per pass, in a seeded
+// order, before any again; independent draws repeat positions long before that.
+TEST(SyntheticGenerator, RandomMapGivesEveryPositionOncePerPass) {
+  config::WorkloadConfig c;
+  c.read_ratio = 0.5;
+  c.request_bytes = c.align_bytes = 4096;
+  c.address_start_bytes = 1 << 20;
+  c.address_span_bytes = 3000 * 4096;  // not a power of two: the permutation walks past the rest
+  c.flush_every_writes = 0;
+  c.requests = 2 * 3000;
+  c.random_map = true;
+  const std::vector<Request> requests = stream(c);
+  ASSERT_EQ(requests.size(), 6000u);
+  for (int pass = 0; pass < 2; ++pass) {
+    std::vector<bool> seen(3000, false);
+    for (int i = 0; i < 3000; ++i) {
+      const Request& r = requests[pass * 3000 + i];
+      const uint64_t position = (r.start_sector - (1 << 20) / 512) / 8;
+      ASSERT_LT(position, 3000u);
+      EXPECT_FALSE(seen[position]) << "position " << position << " twice in pass " << pass;
+      seen[position] = true;
+    }
+  }
+  // Not in address order, and another seed gives another order.
+  EXPECT_NE(requests[1].start_sector, requests[0].start_sector + 8);
+  c.seed = 2;
+  EXPECT_NE(show(stream(c)), show(requests));
+  c.random_map = false;
+  c.seed = 1;
+  const std::vector<Request> drawn = stream(c);
+  std::vector<bool> seen(3000, false);
+  int repeats = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const uint64_t position = (drawn[i].start_sector - (1 << 20) / 512) / 8;
+    repeats += seen[position];
+    seen[position] = true;
+  }
+  EXPECT_GT(repeats, 500);  // about 3000 / e positions are drawn again within one pass
+}
+
+// workload.io_bytes ends the workload once that much data was read, written or trimmed.
+TEST(SyntheticGenerator, IoBytesEndsTheWorkload) {
+  config::WorkloadConfig c;
+  c.request_bytes = 8192;
+  c.align_bytes = 4096;
+  c.flush_every_writes = 4;
+  c.requests = 0;
+  c.io_bytes = 100 * 8192;
+  const std::vector<Request> requests = stream(c);
+  uint64_t data = 0;
+  for (const Request& r : requests) {
+    if (r.kind != ftl::CommandKind::kFlush) data += r.sector_count;
+  }
+  EXPECT_EQ(data * 512, c.io_bytes);
+  c.io_bytes = 100 * 8192 - 1;  // the request that crosses the bound is the last
+  EXPECT_EQ(stream(c).size(), requests.size());
+}
+
+}  // namespace
+}  // namespace ssd::workload
+
+namespace ssd::workload {
+namespace {
+
+// size_distribution "split" (fio's bssplit): each size takes its share of the requests.
+TEST(SyntheticGenerator, SplitSizesTakeTheirShares) {
+  config::WorkloadConfig c;
+  c.read_ratio = 0.0;
+  c.flush_every_writes = 0;
+  c.requests = 40000;
+  c.size_distribution = "split";
+  c.split_bytes = {4096, 16384, 65536};
+  c.split_weights = {6, 3, 1};
+  std::map<uint32_t, uint64_t> seen;
+  for (const Request& r : stream(c)) {
+    ++seen[r.sector_count];
+    ASSERT_EQ(r.start_sector % 8, 0u);  // on the 4 KiB grid
+    ASSERT_LE((r.start_sector + r.sector_count) * 512, kDevice);
+  }
+  ASSERT_EQ(seen.size(), 3u);
+  EXPECT_NEAR(double(seen[8]) / 40000, 0.6, 0.015);
+  EXPECT_NEAR(double(seen[32]) / 40000, 0.3, 0.015);
+  EXPECT_NEAR(double(seen[128]) / 40000, 0.1, 0.015);
+}
+
+// Skewed addresses (workload.address_distribution, fio's random_distribution): the share of
+// requests the hottest positions take, against the law's own figure; scattered, not at the start.
+TEST(SyntheticGenerator, SkewedAddressesFollowTheirLaw) {
+  config::WorkloadConfig c;
+  c.read_ratio = 1.0;
+  c.flush_every_writes = 0;
+  c.requests = 200000;
+  c.address_span_bytes = 10000 * 4096;  // 10,000 positions
+  const auto hottest_share = [&](double fraction, uint64_t* first_position) {
+    std::map<uint64_t, uint64_t> counts;
+    for (const Request& r : stream(c)) ++counts[r.start_sector / 8];
+    std::vector<uint64_t> by_count;
+    uint64_t hottest = 0, most = 0;
+    for (const auto& [position, count] : counts) {
+      by_count.push_back(count);
+      if (count > most) most = count, hottest = position;
+    }
+    std::sort(by_count.rbegin(), by_count.rend());
+    uint64_t top = 0;
+    for (size_t i = 0; i < size_t(fraction * 10000); ++i)
+      top += i < by_count.size() ? by_count[i] : 0;
+    if (first_position) *first_position = hottest;
+    return double(top) / double(c.requests);
+  };
+  c.address_distribution = "pareto";
+  c.address_skew = 0.8;  // 80 % of the requests to 20 % of the positions
+  EXPECT_NEAR(hottest_share(0.2, nullptr), 0.8, 0.02);
+  c.address_distribution = "zipf";
+  c.address_skew = 1.2;
+  uint64_t hottest = 0;
+  // zipf(1.2) over 10,000 ranks: rank 1 has 1 / zeta(10000, 1.2) of the draws (0.209).
+  double zeta = 0.0;
+  for (int k = 1; k <= 10000; ++k) zeta += std::pow(k, -1.2);
+  EXPECT_NEAR(hottest_share(0.0001, &hottest), 1.0 / zeta, 0.004);
+  EXPECT_NE(hottest, 0u);  // scattered: rank 1 is not position 0
+  c.address_distribution = "normal";
+  c.address_skew = 10;  // sigma = 1,000 positions: 68 % within 2,000 positions
+  EXPECT_NEAR(hottest_share(0.2, nullptr), 0.68, 0.02);
+  // Uniform: the busiest fifth of the positions take a little over a fifth (sampling noise at
+  // 20 draws a position puts it near 0.26), far from the skewed laws' shares.
+  c.address_distribution = "uniform";
+  EXPECT_LT(hottest_share(0.2, nullptr), 0.3);
 }
 
 }  // namespace

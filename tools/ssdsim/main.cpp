@@ -29,10 +29,13 @@
 #include "ftl/scheme_registry.h"
 #include "models/common/run_stop.h"
 #include "models/platform/ssd_platform.h"
+#include "report/fio_json.h"
 #include "report/run_report.h"
+#include "tools/ssdsim/fio_run.h"
 #include "tools/ssdsim/memory_check.h"
 #include "tools/ssdsim/output_folder.h"
 #include "tools/ssdsim/run_arguments.h"
+#include "workload/fio/fio_job_file.h"
 #include "workload/trace/trace_error.h"
 
 namespace {
@@ -97,6 +100,18 @@ std::string scenario_path(RunArguments& args) {
   return "";
 }
 
+// With --fio the job file is the workload: options that would set it too are refused.
+std::string fio_conflict(const RunArguments& args) {
+  if (!args.trace.empty()) return "--fio and --trace both name the workload: give one";
+  for (size_t i = 0; i < args.assignments.size(); ++i) {
+    if (args.assignments[i].rfind("workload.", 0) == 0) {
+      return args.sources[i] + " " + args.assignments[i] +
+             ": with --fio the job file sets the workload (edit the job file instead)";
+    }
+  }
+  return {};
+}
+
 int fail(int status, const std::string& message) {
   std::cerr << "ssdsim: " << message << '\n';
   return status;
@@ -125,6 +140,21 @@ int run_simulation(RunArguments args) {
                                       ssd::ftl::scheme_catalog(), args.sources);
   } catch (const ssd::config::ConfigError& error) {
     return fail(kExitBadInput, error.what());
+  }
+  ssd::report::FioOutputOptions fio_output;
+  if (!args.fio.empty()) {
+    if (const std::string problem = fio_conflict(args); !problem.empty()) {
+      return fail(kExitBadInput, problem);
+    }
+    std::vector<std::string> notes;
+    try {
+      fio_output = ssd::tools::apply_fio_job_file(args.fio, config, notes);
+    } catch (const ssd::workload::FioJobError& error) {
+      return fail(kExitBadInput, error.what());
+    } catch (const ssd::config::ConfigError& error) {
+      return fail(kExitBadInput, error.what());
+    }
+    for (const std::string& note : notes) std::cerr << "note: " << note << '\n';
   }
   if (const std::string problem = accelerator_problem(config, args); !problem.empty()) {
     return fail(kExitBadInput, problem);
@@ -211,8 +241,15 @@ int run_simulation(RunArguments args) {
       fs::rename(timeline_tmp, timeline_path);
     }
     ssd::report::write_report_json(report, out.path);
+    if (args.output_format != "normal") {
+      fio_output.plus = args.output_format == "json+";
+      ssd::report::write_json_file(ssd::report::fio_json(report, fio_output), out.path, "fio.json");
+    }
     if (!args.quiet) std::cout << ssd::report::summary_text(report);
     std::cout << "report: " << (fs::path(out.path) / "report.json").string() << '\n';
+    if (args.output_format != "normal") {
+      std::cout << "fio output: " << (fs::path(out.path) / "fio.json").string() << '\n';
+    }
     if (const ssd::models::Timeline* written = platform.timeline()) {
       std::cout << "timeline: " << timeline_path.string() << " (" << written->events()
                 << " events)\n";

@@ -29,6 +29,12 @@ RunCommandLine::RunCommandLine(CLI::App& run, bool soak) : m_run(run) {
   m_trace_option = run.add_option("--trace", m_args.trace,
                                   "replay this trace file, open loop at trace time "
                                   "(docs/traces.md)");
+  run.add_option("--fio", m_args.fio,
+                 "run the jobs of this fio job file, each a stream of its own (docs/clients.md)");
+  run.add_option("--output-format", m_args.output_format,
+                 "normal (report.json and the summary), or also fio's JSON as fio.json: json, "
+                 "or json+ (with latency bins)")
+      ->check(CLI::IsMember({"normal", "json", "json+"}));
   m_trace_format_option = run.add_option(
       "--trace-format", m_trace_format,
       "trace format: auto, msr, spc, mqsim, disksim, blkparse, fio (workload.trace_format)");

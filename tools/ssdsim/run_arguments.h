@@ -20,6 +20,8 @@ struct RunArguments {
   bool check = false;    // --check: load and check the configuration, run nothing
   std::string waveform;  // FST of the RTL accelerator's signals
   std::string trace;     // the file --trace names ("" without it)
+  std::string fio;       // the fio job file --fio names ("" without it; docs/clients.md)
+  std::string output_format = "normal";  // --output-format: normal, json or json+ (fio.json)
   // The key assignments of the key-setting options, in command-line order, and the option each
   // came from ("--set", "--fit", ...).
   std::vector<std::string> assignments;

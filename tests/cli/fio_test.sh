@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# fio job files as a user runs them (docs/clients.md): every bundled scenarios/*.fio runs and
+# writes fio's JSON, which fio's own fio_jsonplus_clat2csv reads (a CSV per job); its jobs' I/O
+# adds up to the run's; one job equals the same workload set by keys, byte for byte; a job file
+# that cannot be run is refused naming the file, line and option, with nothing written.
+# Usage: fio_test.sh SSDSIM SOURCE_DIR
+set -u
+ssdsim=$1
+src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+passed=0
+cd "$src"
+
+# shellcheck source=refusal_lib.sh
+source "$(dirname "$0")/refusal_lib.sh"
+# shellcheck source=report_check_lib.sh
+source "$(dirname "$0")/report_check_lib.sh"  # check NAME CONDITION MESSAGE
+# fio_check NAME CONDITION MESSAGE: CONDITION over fio.json `f` and report.json `r` of run NAME.
+fio_check() {
+  if python3 -c "import json,sys; f=json.load(open('$work/$1/fio.json')); r=json.load(open('$work/$1/report.json')); sys.exit(0 if ($2) else 1)"; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL $1: $3"; failures=$((failures + 1))
+  fi
+}
+
+# Every bundled job file: runs, passes the oracle, and fio's tool reads its json+ output.
+for job in scenarios/*.fio; do
+  name=$(basename "$job" .fio)
+  if ! "$ssdsim" run --quiet --fio "$job" --output-format=json+ --out "$work/$name" \
+      > /dev/null 2> "$work/$name.err"; then
+    echo "FAIL $name: exit status $?"; cat "$work/$name.err"; failures=$((failures + 1)); continue
+  fi
+  passed=$((passed + 1))
+  check "$name" "r['integrity']['mismatches'] == 0" "the oracle found mismatches"
+  fio_check "$name" \
+    "all(sum(j[k]['total_ios'] for j in f['jobs']) == r['requests'][k] for k in ('read', 'write', 'trim'))" \
+    "the jobs' I/O does not add up to the run's"
+  fio_check "$name" "sum(j['sync']['total_ios'] for j in f['jobs']) == r['requests']['flush']" \
+    "the jobs' syncs are not the run's flushes"
+  jobs=$(python3 -c "import json; print(len(json.load(open('$work/$name/fio.json'))['jobs']))")
+  (cd "$work/$name" && fio_jsonplus_clat2csv fio.json clat.csv > /dev/null 2>&1)
+  made=$(ls "$work/$name"/clat_job*.csv 2> /dev/null | wc -l)
+  if [ "$made" -eq "$jobs" ] && [ "$(wc -l < "$work/$name/clat_job0.csv")" -gt 1 ]; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL $name: fio_jsonplus_clat2csv made $made CSV files for $jobs jobs"
+    failures=$((failures + 1))
+  fi
+done
+# The accepted-and-ignored options are noted on stderr, with their line.
+if grep -qF "note: scenarios/randread-4k-qd1.fio:5: ioengine: accepted and ignored" \
+    "$work/randread-4k-qd1.err"; then
+  passed=$((passed + 1))
+else
+  echo "FAIL: no note for ioengine"; cat "$work/randread-4k-qd1.err"; failures=$((failures + 1))
+fi
+# Two jobs at once: each has its own I/O, and the scan only reads.
+fio_check mixed-70-30 "[j['jobname'] for j in f['jobs']] == ['oltp', 'scan']" "jobs not in order"
+fio_check mixed-70-30 "f['jobs'][1]['write']['total_ios'] == 0 and f['jobs'][1]['read']['total_ios'] > 0" \
+  "the sequential reader wrote, or read nothing"
+fio_check mixed-70-30 "0.6 < f['jobs'][0]['read']['total_ios'] / (f['jobs'][0]['read']['total_ios'] + f['jobs'][0]['write']['total_ios']) < 0.8" \
+  "rwmixread=70 did not give about 70 % reads"
+
+# Each job keeps its own queue depth: a reader at QD 1 in the first 16 MiB beside a writer at QD 4
+# in the next (told apart by address in the request log): at most 1 and 4 of their commands are
+# in flight at any time, and the writer reaches 4.
+cat > "$work/depths.fio" <<'JOB'
+[reader]
+rw=randread
+bs=4k
+size=16m
+iodepth=1
+number_ios=2000
+[writer]
+rw=randwrite
+bs=4k
+offset=16m
+size=16m
+iodepth=4
+number_ios=2000
+JOB
+"$ssdsim" run --quiet --fio "$work/depths.fio" --out "$work/depths" --set run.request_log=true \
+  > /dev/null 2>&1
+if python3 - "$work/depths/requests.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+def deepest(rows):
+    events = sorted([(int(r["submit_ns"]), 1) for r in rows] + [(int(r["complete_ns"]), -1) for r in rows])
+    depth = most = 0
+    for _, step in events:
+        depth += step
+        most = max(most, depth)
+    return most
+reader = [r for r in rows if int(r["start_sector"]) < 16 * 2048 and r["kind"] != "flush"]
+writer = [r for r in rows if int(r["start_sector"]) >= 16 * 2048]
+ok = len(reader) == 2000 and len(writer) == 2000 and deepest(reader) == 1 and deepest(writer) == 4
+if not ok:
+    print("reader", len(reader), deepest(reader), "writer", len(writer), deepest(writer))
+sys.exit(0 if ok else 1)
+PY
+then
+  passed=$((passed + 1))
+else
+  echo "FAIL: a job's commands in flight exceeded its iodepth, or the writer never reached it"
+  failures=$((failures + 1))
+fi
+
+# One job through --fio is the same run as its workload set by keys (the stream path with one
+# stream is the single-workload path), byte for byte but for the wall clock and the names.
+cat > "$work/one.fio" <<'JOB'
+[global]
+bs=8k
+size=32m
+offset=16m
+[one]
+rw=randrw
+rwmixread=60
+iodepth=4
+number_ios=3000
+fsync=16
+randseed=9
+JOB
+"$ssdsim" run --quiet --fio "$work/one.fio" --out "$work/by-fio" > /dev/null 2>&1
+"$ssdsim" run --quiet --out "$work/by-keys" --set scenario.name=one.fio \
+  --set workload.pattern=random --set workload.read_ratio=0.6 --set workload.request_bytes=8192 \
+  --set workload.align_bytes=8192 --set workload.address_start_bytes=16777216 \
+  --set workload.address_span_bytes=33554432 --set workload.queue_depth=4 \
+  --set workload.requests=3000 --set workload.io_bytes=33554432 \
+  --set workload.flush_every_writes=16 --set workload.seed=9 --set workload.random_map=true \
+  > /dev/null 2>&1
+strip() { python3 "$(dirname "$0")/strip_wall_clock.py" "$1"; }
+if [ -f "$work/by-fio/report.json" ] && [ -f "$work/by-keys/report.json" ] &&
+   cmp -s <(strip "$work/by-fio/report.json") <(strip "$work/by-keys/report.json"); then
+  passed=$((passed + 1))
+else
+  echo "FAIL: one fio job differs from the same workload set by keys"
+  diff <(strip "$work/by-fio/report.json") <(strip "$work/by-keys/report.json") | head
+  failures=$((failures + 1))
+fi
+
+# Refusals: the file, the line and the option; nothing written.
+refuse() {  # as expect_refusal, counted
+  local before=$failures
+  expect_refusal "$@"
+  [ "$failures" -eq "$before" ] && passed=$((passed + 1))
+}
+printf 'bs=4k\n[job]\nrw=read\n' > "$work/outside.fio"
+refuse option-outside-a-section "$work/outside.fio:1: option \`bs=4k\` before any [section]" \
+  --fio "$work/outside.fio"
+printf '[job]\nrw=randread\nthinktime=100\n' > "$work/unknown.fio"
+refuse option-not-modelled "$work/unknown.fio:3: option \`thinktime=100\`: not modelled" \
+  --fio "$work/unknown.fio"
+printf '[big]\nrw=write\nsize=10g\n' > "$work/big.fio"
+refuse size-past-the-device "$work/big.fio:1: job \`big\`: offset + size" \
+  --fio "$work/big.fio"
+refuse missing-job-file "$work/none.fio: cannot open the fio job file" --fio "$work/none.fio"
+refuse fio-and-set-workload "--set workload.requests=5: with --fio the job file sets" \
+  --fio scenarios/seqwrite-128k.fio --set workload.requests=5
+refuse fio-and-trace "--fio and --trace both name the workload" \
+  --fio scenarios/seqwrite-128k.fio --trace scenarios/traces/financial1-head10k.spc
+refuse fio-and-power-cuts "power cuts with fio jobs are not modelled" \
+  --fio scenarios/mixed-70-30.fio --set power.cuts=2
+refuse bad-output-format "--output-format" --output-format=xml
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]
