@@ -113,6 +113,9 @@ struct PowerConfig {
 struct WorkloadStream {
   std::string name;
   WorkloadConfig workload;
+  double think_us = 0.0;   // a slot idles this long after its command completes (fio thinktime)
+  double rate_iops = 0.0;  // at most this many commands a second (fio rate_iops; 0 = no limit)
+  uint32_t group = 0;      // streams of group g start once every earlier group is done (stonewall)
 };
 
 struct ScenarioConfig {

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -170,7 +171,7 @@ Json latency_json(const LatencyHistogram& latency, bool with_percentiles, bool w
 // --- read, write, trim and sync sections --------------------------------------------------------
 
 // fio's group aggregate bandwidth, by kind, which each job's bw_agg compares with: every job's
-// bytes of that kind over the longest span of the jobs that did it (all jobs are in group 0).
+// bytes of that kind over the longest span of the jobs of its group that did it.
 using GroupBandwidth = std::array<uint64_t, kKinds>;  // bytes per second, by kind
 
 GroupBandwidth group_bandwidth(const std::vector<const StreamReport*>& jobs) {
@@ -347,7 +348,7 @@ uint64_t latency_depth(const FioJobOptions* job, const FioOutputOptions& options
 struct JobContext {
   const RunReport& report;
   const FioOutputOptions& options;
-  const GroupBandwidth& group;
+  const std::map<uint32_t, GroupBandwidth>& groups;  // by reporting group
 };
 
 Json job_json(const JobContext& context, const StreamReport& job, const FioJobOptions* options) {
@@ -357,7 +358,7 @@ Json job_json(const JobContext& context, const StreamReport& job, const FioJobOp
 
   Json out;
   out["jobname"] = name;
-  out["groupid"] = 0;
+  out["groupid"] = job.group;
   out["error"] = 0;
   out["eta"] = 0;  // the job is over: nothing remains
   out["elapsed"] = context.report.simulated_ns / kNsPerS +
@@ -367,7 +368,7 @@ Json job_json(const JobContext& context, const StreamReport& job, const FioJobOp
   }
   for (int kind = 0; kind < kKinds; ++kind) {
     out[kKindNames[size_t(kind)]] =
-        direction_json(job, Kind(kind), context.group[size_t(kind)], plus);
+        direction_json(job, Kind(kind), context.groups.at(job.group)[size_t(kind)], plus);
   }
   out["sync"] = sync_json(job, plus);
   out["job_runtime"] = ms_rounded_up(span_ns(job));
@@ -447,8 +448,11 @@ Json fio_json(const RunReport& report, const FioOutputOptions& options) {
   } else {
     for (const StreamReport& stream : report.streams) jobs.push_back(&stream);
   }
-  const GroupBandwidth group = group_bandwidth(jobs);
-  const JobContext context{report, options, group};
+  std::map<uint32_t, std::vector<const StreamReport*>> by_group;
+  for (const StreamReport* job : jobs) by_group[job->group].push_back(job);
+  std::map<uint32_t, GroupBandwidth> groups;
+  for (const auto& [id, members] : by_group) groups[id] = group_bandwidth(members);
+  const JobContext context{report, options, groups};
 
   Json out;
   out["fio version"] = kVersion;

@@ -36,6 +36,7 @@ struct TraceWorkloadReport {
 // with its own queue depth. A run of one stream has one, the same as the run's totals.
 struct StreamReport {
   std::string name;
+  uint32_t group = 0;  // its reporting group (fio's groupid: a stonewall starts the next)
   uint64_t reads = 0, writes = 0, flushes = 0, trims = 0;
   uint64_t bytes_read = 0, bytes_written = 0, bytes_trimmed = 0;
   LatencyHistogram latency_read, latency_write, latency_flush, latency_trim;

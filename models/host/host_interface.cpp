@@ -42,7 +42,9 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostCon
     if (stream.source == nullptr || stream.source->open_loop()) {
       throw std::invalid_argument("host: several streams must each be a closed-loop source");
     }
-    m_streams.push_back(StreamState{stream, {}, {}, false, false, 0, 0});
+    StreamState state;
+    state.options = stream;
+    m_streams.push_back(state);
   }
   if (!m_streams.empty() && options.power != nullptr) {
     throw std::invalid_argument("host: power cuts with several streams are not modelled");
@@ -78,38 +80,65 @@ bool HostInterface::next_of_streams(workload::Request& request, Picoseconds& sub
                                     size_t& stream) {
   size_t best = m_streams.size();
   Picoseconds best_at = 0;
-  for (size_t s = 0; s < m_streams.size(); ++s) {
-    StreamState& state = m_streams[s];
-    if (state.done) continue;
-    if (!state.drawn && !(state.drawn = state.options.source->next(state.next))) {
-      state.done = true;
-      continue;
+  for (;;) {
+    bool group_running = false;
+    for (size_t s = 0; s < m_streams.size(); ++s) {
+      StreamState& state = m_streams[s];
+      if (state.done || state.options.group != m_group) continue;
+      if (!state.drawn && !(state.drawn = state.options.source->next(state.next))) {
+        state.done = true;
+        continue;
+      }
+      // Closed loop: after its previous submission, and once a slot of its own is free; no
+      // sooner than its rate allows.
+      Picoseconds at = std::max({state.last_submit, m_last_submit, m_group_start});
+      if (state.in_flight.size() >= state.options.queue_depth) {
+        at = std::max(at, state.in_flight.top());
+      }
+      if (state.submitted && state.options.gap_ps != 0) {
+        at = std::max(at, state.last_submit + state.options.gap_ps);
+      }
+      if (state.options.duration_ps != 0 && at >= m_group_start + state.options.duration_ps) {
+        state.done = true;
+        continue;
+      }
+      group_running = true;
+      if (best == m_streams.size() || at < best_at ||
+          (at == best_at && state.last_pick < m_streams[best].last_pick)) {
+        best = s;
+        best_at = at;
+      }
     }
-    // Closed loop: after its previous submission, and once a slot of its own is free.
-    Picoseconds at = std::max(state.last_submit, m_last_submit);
-    if (state.in_flight.size() >= state.options.queue_depth) {
-      at = std::max(at, state.in_flight.top());
+    if (group_running) break;
+    // Every stream of the group is done: the next group starts once their last command ends.
+    uint32_t next = ~uint32_t{0};
+    for (const StreamState& state : m_streams) {
+      m_group_start = std::max(m_group_start, state.last_completion);
+      if (!state.done) next = std::min(next, state.options.group);
     }
-    if (state.options.duration_ps != 0 && at >= state.options.duration_ps) {
-      state.done = true;
-      continue;
-    }
-    if (best == m_streams.size() || at < best_at ||
-        (at == best_at && state.last_pick < m_streams[best].last_pick)) {
-      best = s;
-      best_at = at;
-    }
+    if (next == ~uint32_t{0}) return false;
+    m_group = next;
   }
-  if (best == m_streams.size()) return false;
   StreamState& chosen = m_streams[best];
   if (chosen.in_flight.size() >= chosen.options.queue_depth) chosen.in_flight.pop();
   request = chosen.next;
   chosen.drawn = false;
   chosen.last_submit = best_at;
   chosen.last_pick = ++m_picks;
+  chosen.submitted = true;
   submitted = best_at;
   stream = best;
   return true;
+}
+
+void HostInterface::note_completion(size_t stream, Picoseconds completion) {
+  if (m_streams.empty()) {
+    m_in_flight.push(completion);
+    return;
+  }
+  StreamState& state = m_streams[stream];
+  state.in_flight.push(completion + state.options.think_ps);
+  state.last_completion = std::max(state.last_completion, completion);
 }
 
 Picoseconds HostInterface::submit(ftl::HostCommand& command, Picoseconds submitted) {
@@ -249,7 +278,7 @@ void HostInterface::run() {
               ftl::past_latest_time("its completion", double(completion)), issued + 1);
       break;
     }
-    in_flight(stream).push(completion);
+    note_completion(stream, completion);
     if (m_options.timeline != nullptr) m_options.timeline->submitted(submitted, completion);
     if (m_options.power == nullptr) {
       record(command, arrival, submitted, completion, stream);

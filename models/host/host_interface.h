@@ -51,10 +51,16 @@ struct HostInterfaceOptions {
   // limit (0: none), submitting at once as fio's jobs do: the next command is the stream's whose
   // slot frees first (equal times: the one that submitted least recently). Empty: one stream,
   // the source the host is given, with queue_depth and duration_ps above. Not with power cuts.
+  // A stream's slot frees think_ps after its command completes; it submits at most one command
+  // per gap_ps; it starts once every stream of an earlier group has ended (its last command
+  // completed), and its time limit counts from there.
   struct Stream {
     workload::WorkloadSource* source = nullptr;
     uint32_t queue_depth = 1;
     Picoseconds duration_ps = 0;
+    Picoseconds think_ps = 0;
+    Picoseconds gap_ps = 0;
+    uint32_t group = 0;
   };
   std::vector<Stream> streams;
 };
@@ -85,9 +91,8 @@ class HostInterface : public sc_core::sc_module {
   // Completion times of the commands in flight of `stream`, earliest on top.
   using CompletionQueue =
       std::priority_queue<Picoseconds, std::vector<Picoseconds>, std::greater<>>;
-  CompletionQueue& in_flight(size_t stream) {
-    return m_streams.empty() ? m_in_flight : m_streams[stream].in_flight;
-  }
+  // A command of `stream` completes at `completion`: its slot frees then (after the think time).
+  void note_completion(size_t stream, Picoseconds completion);
   Picoseconds submit(ftl::HostCommand& command, Picoseconds submitted);
   void record(const ftl::HostCommand& command, Picoseconds arrival, Picoseconds submitted,
               Picoseconds completion, size_t stream = 0);
@@ -127,9 +132,15 @@ class HostInterface : public sc_core::sc_module {
     bool drawn = false;
     bool done = false;
     Picoseconds last_submit = 0;
+    Picoseconds last_completion = 0;
+    Picoseconds start = 0;   // its group's start
+    bool submitted = false;  // it has submitted a command
     uint64_t last_pick = 0;  // when it last submitted, in submissions
   };
   std::vector<StreamState> m_streams;
+  // The group whose streams run now, and when it started (the end of every earlier one).
+  uint32_t m_group = 0;
+  Picoseconds m_group_start = 0;
   uint64_t m_picks = 0;
   HostStats m_stats;
   std::vector<HostStats> m_stream_stats;

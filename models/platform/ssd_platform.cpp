@@ -120,9 +120,15 @@ SsdPlatform::SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfi
   for (const config::WorkloadStream& stream : m_config.scenario.streams) {
     m_stream_sources.push_back(workload::make_workload_source(
         stream.workload, config::logical_capacity_bytes(platform), platform.nand.sector_bytes));
-    host.streams.push_back(
-        {m_stream_sources.back().get(), stream.workload.queue_depth,
-         ftl::checked_ps(stream.workload.duration_ms * 1e9, "workload.duration_ms")});
+    HostInterfaceOptions::Stream options;
+    options.source = m_stream_sources.back().get();
+    options.queue_depth = stream.workload.queue_depth;
+    options.duration_ps = ftl::checked_ps(stream.workload.duration_ms * 1e9, "fio runtime");
+    options.think_ps = ftl::checked_ps(stream.think_us * 1e6, "fio thinktime");
+    options.gap_ps =
+        stream.rate_iops > 0 ? ftl::checked_ps(1e12 / stream.rate_iops, "fio rate_iops") : 0;
+    options.group = stream.group;
+    host.streams.push_back(options);
   }
   m_host = std::make_unique<HostInterface>("host", platform.host, *m_source, host);
 
@@ -276,6 +282,7 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
   }
   for (size_t i = 0; i < per_stream.size(); ++i) {
     r.streams.push_back(stream_report(m_config.scenario.streams[i].name, per_stream[i]));
+    r.streams.back().group = m_config.scenario.streams[i].group;
   }
 
   const ftl::FtlStats now = m_device->stats();

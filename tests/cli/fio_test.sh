@@ -108,6 +108,67 @@ else
   failures=$((failures + 1))
 fi
 
+# A stonewall, a think time and a rate: a sequential fill, then (once its last write is done) a
+# reader at QD 1 that thinks 500 us after each read, beside a reader paced at 2000 IOPS at QD 8 in
+# the next 16 MiB (told apart by address in the request log).
+cat > "$work/phases.fio" <<'JOB'
+[fill]
+rw=write
+bs=64k
+size=16m
+iodepth=4
+[think]
+stonewall
+rw=randread
+bs=4k
+size=16m
+iodepth=1
+thinktime=500
+number_ios=200
+[paced]
+rw=randread
+bs=4k
+offset=16m
+size=16m
+iodepth=8
+rate_iops=2000
+number_ios=400
+JOB
+"$ssdsim" run --quiet --fio "$work/phases.fio" --out "$work/phases" --set run.request_log=true \
+  --output-format=json > /dev/null 2>&1
+if python3 - "$work/phases" <<'PY'
+import csv, json, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/requests.csv")))
+fill = [r for r in rows if r["kind"] == "write"]
+think = sorted((r for r in rows if r["kind"] == "read" and int(r["start_sector"]) < 16 * 2048),
+               key=lambda r: int(r["submit_ns"]))
+paced = sorted((r for r in rows if r["kind"] == "read" and int(r["start_sector"]) >= 16 * 2048),
+               key=lambda r: int(r["submit_ns"]))
+problems = []
+if (len(fill), len(think), len(paced)) != (256, 200, 400):
+    problems.append(f"commands {len(fill)}, {len(think)}, {len(paced)}")
+fill_end = max(int(r["complete_ns"]) for r in fill)
+if min(int(r["submit_ns"]) for r in think + paced) < fill_end:
+    problems.append("a read started before the fill behind the stonewall ended")
+gaps = [int(b["submit_ns"]) - int(a["complete_ns"]) for a, b in zip(think, think[1:])]
+if min(gaps) < 500000 or statistics.median(gaps) != 500000:
+    problems.append(f"think gaps: min {min(gaps)}, median {statistics.median(gaps)} ns")
+steps = [int(b["submit_ns"]) - int(a["submit_ns"]) for a, b in zip(paced, paced[1:])]
+if min(steps) < 500000:
+    problems.append(f"paced reads {min(steps)} ns apart")
+groups = [j["groupid"] for j in json.load(open(sys.argv[1] + "/fio.json"))["jobs"]]
+if groups != [0, 1, 1]:
+    problems.append(f"groupids {groups}")
+print("; ".join(problems))
+sys.exit(1 if problems else 0)
+PY
+then
+  passed=$((passed + 1))
+else
+  echo "FAIL: stonewall, thinktime or rate_iops not kept (above)"
+  failures=$((failures + 1))
+fi
+
 # One job through --fio is the same run as its workload set by keys (the stream path with one
 # stream is the single-workload path), byte for byte but for the wall clock and the names.
 cat > "$work/one.fio" <<'JOB'
@@ -150,8 +211,8 @@ refuse() {  # as expect_refusal, counted
 printf 'bs=4k\n[job]\nrw=read\n' > "$work/outside.fio"
 refuse option-outside-a-section "$work/outside.fio:1: option \`bs=4k\` before any [section]" \
   --fio "$work/outside.fio"
-printf '[job]\nrw=randread\nthinktime=100\n' > "$work/unknown.fio"
-refuse option-not-modelled "$work/unknown.fio:3: option \`thinktime=100\`: not modelled" \
+printf '[job]\nrw=randread\nramp_time=5\n' > "$work/unknown.fio"
+refuse option-not-modelled "$work/unknown.fio:3: option \`ramp_time=5\`: not modelled" \
   --fio "$work/unknown.fio"
 printf '[big]\nrw=write\nsize=10g\n' > "$work/big.fio"
 refuse size-past-the-device "$work/big.fio:1: job \`big\`: offset + size" \

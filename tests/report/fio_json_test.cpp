@@ -295,6 +295,23 @@ TEST(FioJson, BandwidthShareOfGroupComparesWithTheLongestJob) {
   EXPECT_EQ(doc["jobs"][2]["read"]["bw_agg"].get<double>(), 100.0);
 }
 
+// A stonewall's group is its own: groupid follows the stream's group, and bw_agg compares a job
+// with its group only (the same fast job alone in group 1 has all of its group's bandwidth).
+TEST(FioJson, GroupsAreNumberedAndAggregatedApart) {
+  RunReport report = two_stream_report();
+  StreamReport second = mixed_stream();
+  second.group = 1;
+  second.last_completion_ns =
+      second.first_issue_ns +
+      (mixed_stream().last_completion_ns - mixed_stream().first_issue_ns) / 2;
+  report.streams.push_back(second);
+  const Json doc = fio_json(report, FioOutputOptions{});
+  EXPECT_EQ(doc["jobs"][0]["groupid"], 0);
+  EXPECT_EQ(doc["jobs"][2]["groupid"], 1);
+  EXPECT_EQ(doc["jobs"][0]["read"]["bw_agg"].get<double>(), 100.0);
+  EXPECT_EQ(doc["jobs"][2]["read"]["bw_agg"].get<double>(), 100.0);
+}
+
 TEST(FioJson, AKindThatNeverRanGetsFiosZeros) {
   const Json doc = fio_json(two_stream_report(), job_file_options(true));
   const Json& trim = doc["jobs"][0]["trim"];  // the mixed stream trimmed nothing

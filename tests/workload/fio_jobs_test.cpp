@@ -158,6 +158,22 @@ TEST(FioJobs, BssplitAndRandomDistribution) {
             std::string::npos);
 }
 
+TEST(FioJobs, ThinkTimeRateAndStonewalls) {
+  const FioJobs jobs = translate(
+      "[fill]\nrw=write\n[a]\nstonewall\nrw=randread\nthinktime=250\nnumjobs=2\n"
+      "[b]\nrw=randread\nrate_iops=5000,5000\nthinktime=2ms\n[c]\nwait_for_previous\n");
+  ASSERT_EQ(jobs.jobs.size(), 5u);
+  EXPECT_EQ(jobs.jobs[0].group, 0u);
+  EXPECT_EQ(jobs.jobs[1].group, 1u);  // a stonewall: after the fill
+  EXPECT_EQ(jobs.jobs[2].group, 1u);  // its copy, with it
+  EXPECT_EQ(jobs.jobs[3].group, 1u);  // alongside
+  EXPECT_EQ(jobs.jobs[4].group, 2u);
+  EXPECT_DOUBLE_EQ(jobs.jobs[1].think_us, 250.0);  // thinktime's bare unit is microseconds
+  EXPECT_DOUBLE_EQ(jobs.jobs[3].think_us, 2000.0);
+  EXPECT_DOUBLE_EQ(jobs.jobs[3].rate_iops, 5000.0);
+  EXPECT_DOUBLE_EQ(jobs.jobs[1].rate_iops, 0.0);
+}
+
 TEST(FioJobs, EveryJobAndCopyIsAStreamWithItsOwnSeed) {
   const FioJobs jobs = translate("[a]\nrw=randread\nnumjobs=3\n[b]\nrw=write\niodepth=4\n");
   ASSERT_EQ(jobs.jobs.size(), 4u);
@@ -168,9 +184,12 @@ TEST(FioJobs, EveryJobAndCopyIsAStreamWithItsOwnSeed) {
 }
 
 TEST(FioJobs, RefusesWhatIsNotModelledNamingFileLineAndOption) {
-  EXPECT_EQ(error_of("[j]\nrw=randread\nthinktime=10\n"),
-            "job.fio:3: option `thinktime=10`: not modelled (docs/clients.md lists the options "
+  EXPECT_EQ(error_of("[j]\nrw=randread\nramp_time=10\n"),
+            "job.fio:3: option `ramp_time=10`: not modelled (docs/clients.md lists the options "
             "that are)");
+  EXPECT_NE(error_of("[j]\nthinktime=10\nthinktime_blocks=4\n").find("only 1"), std::string::npos);
+  EXPECT_NE(error_of("[j]\nrate_iops=100,200\n").find("a different rate per direction"),
+            std::string::npos);
   EXPECT_NE(
       error_of("[j]\nrw=trimwrite\n").find("job.fio:2: option `rw=trimwrite`: not a modelled mode"),
       std::string::npos);

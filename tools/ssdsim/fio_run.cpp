@@ -24,7 +24,7 @@ report::FioOutputOptions apply_fio_job_file(const std::string& path, config::Loa
   report::FioOutputOptions output;
   output.global_options = jobs.global_options;
   for (const workload::FioJob& job : jobs.jobs) {
-    scenario.streams.push_back({job.name, job.workload});
+    scenario.streams.push_back({job.name, job.workload, job.think_us, job.rate_iops, job.group});
     output.jobs.push_back({job.name, job.options});
   }
   config::validate_scenario(scenario, platform, path);

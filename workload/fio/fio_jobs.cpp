@@ -31,6 +31,9 @@ struct JobState {
   uint64_t seed = 1;
   uint64_t sync_every = 0;
   bool random_map = true;
+  double think_us = 0.0;
+  double rate_iops = 0.0;
+  bool stonewall = false;
   uint64_t line = 0;  // of the job's section, for what concerns the job as a whole
 };
 
@@ -42,6 +45,7 @@ class Translator {
   FioJobs run() {
     FioJobs out;
     for (const FioOption& o : m_file.globals) out.global_options.push_back(echo(o));
+    uint32_t group = 0;
     for (const FioJobSection& section : m_file.jobs) {
       JobState job;
       job.name = section.name;
@@ -50,9 +54,15 @@ class Translator {
       for (const FioOption& option : section.options) apply(option, job);
       std::vector<std::pair<std::string, std::string>> own;
       for (const FioOption& o : section.options) own.push_back(echo(o));
+      // A stonewall waits for every job before it and starts the next reporting group.
+      if (job.stonewall && !out.jobs.empty()) ++group;
       for (uint64_t clone = 0; clone < job.numjobs; ++clone) {
         const auto stream = static_cast<uint64_t>(out.jobs.size());
-        out.jobs.push_back({job.name, workload_of(job, stream, clone == 0), own});
+        FioJob copy{job.name, workload_of(job, stream, clone == 0), own};
+        copy.think_us = job.think_us;
+        copy.rate_iops = job.rate_iops;
+        copy.group = group;
+        out.jobs.push_back(copy);
       }
     }
     out.notes = m_notes;
@@ -124,8 +134,9 @@ class Translator {
     if (o.value == "0" || o.value == "false") return false;
     fail(o, "must be 0 or 1");
   }
-  // fio's times: a whole number of seconds, or with us, ms, s, m, h or d.
-  double time_ms(const FioOption& o) const {
+  // fio's times: a whole number in the option's default unit (`bare_ms` milliseconds: seconds
+  // for runtime, microseconds for thinktime), or with us, ms, s, m, h or d.
+  double time_ms(const FioOption& o, double bare_ms = 1e3) const {
     size_t digits = 0;
     while (digits < o.value.size() && std::isdigit(static_cast<unsigned char>(o.value[digits]))) {
       ++digits;
@@ -133,10 +144,11 @@ class Translator {
     if (digits == 0 || digits > 15) fail(o, "not a time (a whole number of seconds, or 500ms...)");
     const double value = std::stod(o.value.substr(0, digits));
     static const std::map<std::string, double> kMs = {
-        {"", 1e3},      {"s", 1e3}, {"sec", 1e3}, {"ms", 1.0},  {"msec", 1.0}, {"us", 1e-3},
-        {"usec", 1e-3}, {"m", 6e4}, {"min", 6e4}, {"h", 3.6e6}, {"hr", 3.6e6}, {"d", 8.64e7}};
+        {"s", 1e3}, {"sec", 1e3}, {"ms", 1.0},  {"msec", 1.0}, {"us", 1e-3}, {"usec", 1e-3},
+        {"m", 6e4}, {"min", 6e4}, {"h", 3.6e6}, {"hr", 3.6e6}, {"d", 8.64e7}};
     std::string unit;
     for (char c : o.value.substr(digits)) unit += static_cast<char>(std::tolower(c));
+    if (unit.empty()) return value * bare_ms;
     const auto factor = kMs.find(unit);
     if (factor == kMs.end()) fail(o, "unknown time unit `" + unit + "`");
     return value * factor->second;
@@ -179,6 +191,16 @@ class Translator {
         {"random_distribution",
          [this](const FioOption& o, JobState& j) { set_distribution(o, j); }},
         {"bssplit", [this](const FioOption& o, JobState& j) { set_bs_split(o, j); }},
+        {"thinktime",
+         [this](const FioOption& o, JobState& j) { j.think_us = time_ms(o, 1e-3) * 1e3; }},
+        {"thinktime_blocks",
+         [this](const FioOption& o, JobState&) {
+           if (whole(o, o.value) != 1) fail(o, "only 1 (a think time after every command)");
+         }},
+        {"rate_iops", [this](const FioOption& o, JobState& j) { set_rate(o, j); }},
+        {"stonewall", [this](const FioOption& o, JobState& j) { j.stonewall = flag_value(o); }},
+        {"wait_for_previous",
+         [this](const FioOption& o, JobState& j) { j.stonewall = flag_value(o); }},
         {"kb_base",
          [this](const FioOption& o, JobState&) {
            if (o.value != "1024") fail(o, "only kb_base=1024 (fio's default) is modelled");
@@ -264,6 +286,19 @@ class Translator {
     if (split.empty()) fail(o, "no size has a share above 0");
     job.bs_split = split;
     job.bs_range.reset();
+  }
+  // "N", or per direction "N,N": one rate for every direction is modelled.
+  void set_rate(const FioOption& o, JobState& job) const {
+    const std::string first = o.value.substr(0, o.value.find(','));
+    const uint64_t rate = whole(o, first);
+    for (size_t at = o.value.find(','); at != std::string::npos; at = o.value.find(',', at + 1)) {
+      const std::string next = o.value.substr(at + 1, o.value.find(',', at + 1) - at - 1);
+      if (!next.empty() && whole(o, next) != rate) {
+        fail(o, "a different rate per direction is not modelled");
+      }
+    }
+    if (rate == 0) fail(o, "must be at least 1");
+    job.rate_iops = static_cast<double>(rate);
   }
   // random, zipf:THETA, pareto:H, normal:DEVIATION (per cent of the region).
   void set_distribution(const FioOption& o, JobState& job) const {

@@ -21,6 +21,9 @@ struct FioJob {
   config::WorkloadConfig workload;
   // The options fio would echo under "job options": the job section's own, as written.
   std::vector<std::pair<std::string, std::string>> options;
+  double think_us = 0.0;   // thinktime: a slot idles this long after its command completes
+  double rate_iops = 0.0;  // rate_iops (0: none)
+  uint32_t group = 0;      // reporting group: the stonewalls at or before the job
 };
 
 struct FioJobs {
