@@ -202,6 +202,15 @@ else
   failures=$((failures + 1))
 fi
 
+# The same job file twice: fio.json byte for byte the same (no wall-clock field in it).
+"$ssdsim" run --quiet --fio scenarios/mixed-70-30.fio --output-format=json+ --out "$work/again" \
+  > /dev/null 2>&1
+if cmp -s "$work/mixed-70-30/fio.json" "$work/again/fio.json"; then
+  passed=$((passed + 1))
+else
+  echo "FAIL: two runs of one job file wrote different fio.json"; failures=$((failures + 1))
+fi
+
 # Refusals: the file, the line and the option; nothing written.
 refuse() {  # as expect_refusal, counted
   local before=$failures
