@@ -200,6 +200,16 @@ TEST(FioJobs, RefusesWhatIsNotModelledNamingFileLineAndOption) {
   EXPECT_NE(error_of("[j]\niodepth=0\n").find("must be at least 1"), std::string::npos);
   EXPECT_NE(error_of("[j]\nruntime=5parsecs\n").find("unknown time unit"), std::string::npos);
   EXPECT_NE(error_of("[j]\ntime_based=yes\n").find("must be 0 or 1"), std::string::npos);
+  // Times past the latest simulated time, a block of nothing, a zipf beyond its key's range.
+  EXPECT_NE(error_of("[j]\nruntime=999999999d\n")
+                .find("job.fio:2: option `runtime=999999999d`: "
+                      "past the latest simulated time"),
+            std::string::npos);
+  EXPECT_NE(error_of("[j]\nthinktime=999999999d\n").find("past the latest simulated time"),
+            std::string::npos);
+  EXPECT_NE(error_of("[j]\nbs=0\n").find("job.fio:2: option `bs=0`: must be above 0"),
+            std::string::npos);
+  EXPECT_NE(error_of("[j]\nrandom_distribution=zipf:500\n").find("(0, 100]"), std::string::npos);
   EXPECT_NE(error_of("[j]\nkb_base=1000\n").find("kb_base=1024"), std::string::npos);
 }
 

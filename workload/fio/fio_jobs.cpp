@@ -7,6 +7,8 @@
 #include <map>
 #include <optional>
 
+#include "config/time_limit.h"
+
 namespace ssd::workload {
 
 namespace {
@@ -148,10 +150,16 @@ class Translator {
         {"m", 6e4}, {"min", 6e4}, {"h", 3.6e6}, {"hr", 3.6e6}, {"d", 8.64e7}};
     std::string unit;
     for (char c : o.value.substr(digits)) unit += static_cast<char>(std::tolower(c));
-    if (unit.empty()) return value * bare_ms;
-    const auto factor = kMs.find(unit);
-    if (factor == kMs.end()) fail(o, "unknown time unit `" + unit + "`");
-    return value * factor->second;
+    double ms = value * bare_ms;
+    if (!unit.empty()) {
+      const auto factor = kMs.find(unit);
+      if (factor == kMs.end()) fail(o, "unknown time unit `" + unit + "`");
+      ms = value * factor->second;
+    }
+    if (ms * 1e9 >= double(config::kLatestTimePs)) {
+      fail(o, std::string("past the latest simulated time (") + config::kLatestTimeText + ")");
+    }
+    return ms;
   }
 
   using Handler = std::function<void(const FioOption&, JobState&)>;
@@ -243,6 +251,7 @@ class Translator {
     // "4k" or per direction "4k,8k[,16k]": one size for all is modelled.
     std::string first = o.value.substr(0, o.value.find(','));
     const uint64_t bs = size_of(o, first);
+    if (bs == 0) fail(o, "must be above 0");
     for (size_t at = o.value.find(','); at != std::string::npos; at = o.value.find(',', at + 1)) {
       const std::string next = o.value.substr(at + 1, o.value.find(',', at + 1) - at - 1);
       if (!next.empty() && size_of(o, next) != bs) {
@@ -319,7 +328,9 @@ class Translator {
     char* end = nullptr;
     const double skew = std::strtod(parameter.c_str(), &end);
     if (end != parameter.c_str() + parameter.size()) fail(o, "the parameter is not a number");
-    if (law == "zipf" && !(skew > 0.0 && skew != 1.0)) fail(o, "zipf's theta must be > 0, not 1");
+    if (law == "zipf" && !(skew > 0.0 && skew != 1.0 && skew <= 100.0)) {
+      fail(o, "zipf's theta must be in (0, 100], not 1");
+    }
     if (law == "pareto" && !(skew > 0.0 && skew < 1.0)) fail(o, "pareto's h must be in (0, 1)");
     if (law == "normal" && !(skew > 0.0 && skew <= 100.0)) {
       fail(o, "normal's deviation must be in (0, 100] per cent");
