@@ -20,12 +20,14 @@ build_dir=${BUILD_DIR:-$root/build}
 # (tools/check-format.sh); matplotlib and Dask distributed for `ssdsim plot` and `ssdsim sweep
 # --dask`, Slurm and munge for `ssdsim sweep --slurm` and its test's one-node cluster
 # (docs/exploration.md); fio, whose fio_jsonplus_clat2csv the tests run on `ssdsim run --fio`'s
-# JSON, and python3-six, which that script imports and Debian's fio does not pull in
+# JSON, and python3-six, which that script imports and Debian's fio does not pull in; nbdkit and
+# its plugin headers for `ssdsim serve`'s NBD plugin, and the NBD clients its test runs (nbdcopy
+# from libnbd-bin, qemu-img from qemu-utils; fio's nbd engine is in Debian's fio)
 # (docs/clients.md).
 packages=(cmake g++ ninja-build pkg-config python3 libsystemc-dev libgtest-dev libgmock-dev
           libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev zlib1g-dev
           libbenchmark-dev verilator clang-format python3-matplotlib python3-distributed
-          slurm-wlm munge fio python3-six)
+          slurm-wlm munge fio python3-six nbdkit nbdkit-plugin-dev libnbd-bin qemu-utils)
 
 missing=()
 for p in "${packages[@]}"; do

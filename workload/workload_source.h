@@ -3,6 +3,7 @@
 // leave timing to the host model's fixed queue depth.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,7 +19,8 @@ struct Request {
   uint32_t sector_count = 0;
   ftl::Picoseconds arrival = 0;  // open loop only
   uint16_t queue = 0;
-  bool fua = false;  // a write with Force Unit Access (ftl::HostCommand::fua)
+  bool fua = false;           // a write with Force Unit Access (ftl::HostCommand::fua)
+  std::byte* data = nullptr;  // a live client's bytes (ftl::HostCommand::data), or none
 };
 
 // What a trace replay read and how it placed the trace, for the report.
@@ -51,6 +53,10 @@ class WorkloadSource {
   // Why the source stopped early, "" when it ran to its end. A trace that turns bad during
   // replay ends the workload cleanly and says so here; the caller turns it into an error.
   virtual std::string failure() const { return {}; }
+  // The host ran the request next() gave last: it completes at `completion` (simulated), `ok`
+  // when the device served it and a read's data passed the integrity check. Live sources
+  // (live/live_source.h) answer their client here; others need not listen.
+  virtual void completed(ftl::Picoseconds /*completion*/, bool /*ok*/) {}
 };
 
 }  // namespace ssd::workload

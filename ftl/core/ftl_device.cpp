@@ -1,6 +1,7 @@
 #include "ftl/core/ftl_device.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 #include "ftl/core/unit_span.h"
@@ -31,6 +32,14 @@ FtlDevice::FtlDevice(const config::PlatformConfig& platform, const FtlDeviceOpti
   m_scheme = make(
       SchemeContext{platform, *m_backend, options.hash_engine, m_oracle ? &*m_oracle : nullptr});
   if (platform.cache.on()) m_cache.emplace(m_platform, m_geometry, *m_backend);
+  if (options.host_data) {
+    // The oracle is what vouches for a read's bytes; a power cut would need the bytes of every
+    // durable version, which are not kept.
+    if (!options.oracle || options.power_loss) {
+      throw std::invalid_argument("host data needs the oracle (run.oracle) and no power cuts");
+    }
+    m_data.emplace(platform.nand.sector_bytes, m_geometry.sectors_per_unit);
+  }
 }
 
 uint64_t FtlDevice::run(HostCommand& command) {
@@ -47,6 +56,8 @@ uint64_t FtlDevice::run(HostCommand& command) {
   switch (command.kind) {
     case CommandKind::kWrite: {
       m_oracle->on_write(command);
+      // A write that brings no bytes (preconditioning's) leaves zeros.
+      if (m_data) m_data->write(command.start_sector, command.sector_count, command.data);
       const uint64_t first = m_durability ? m_durability->marker() : 0;
       note_changes(command, false);
       if (fua && m_durability) m_last_fua_changes = {first, m_durability->marker()};
@@ -54,10 +65,16 @@ uint64_t FtlDevice::run(HostCommand& command) {
     }
     case CommandKind::kTrim:
       m_oracle->on_trim(command);
+      if (m_data) m_data->trim(command.start_sector, command.sector_count);
       note_changes(command, true);
       return 0;
-    case CommandKind::kRead:
-      return m_oracle->check_read(command, m_backend->delivered());
+    case CommandKind::kRead: {
+      const uint64_t mismatches = m_oracle->check_read(command, m_backend->delivered());
+      if (m_data && command.data && mismatches == 0) {
+        m_data->read(command.start_sector, command.sector_count, command.data);
+      }
+      return mismatches;
+    }
     case CommandKind::kFlush:
       if (m_durability) m_last_flush_marker = m_durability->marker();
       return 0;

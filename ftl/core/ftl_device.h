@@ -14,6 +14,7 @@
 #include "ftl/core/flash_backend.h"
 #include "ftl/core/geometry.h"
 #include "ftl/core/host_command.h"
+#include "ftl/core/host_data.h"
 #include "ftl/core/mapping_scheme.h"
 #include "ftl/core/oracle.h"
 #include "ftl/power/durability_check.h"
@@ -28,6 +29,9 @@ struct FtlDeviceOptions {
   bool power_loss = false;
   // Where VET's accelerator commands go (SchemeContext::hash_engine); must outlive the device.
   HashEngine* hash_engine = nullptr;
+  // Keep the bytes the host writes (host_data.h) and give them back to reads the oracle passed:
+  // a device that real clients use (ssdsim serve). Needs the oracle; not with power loss.
+  bool host_data = false;
 };
 
 class FtlDevice {
@@ -43,7 +47,9 @@ class FtlDevice {
   // Runs one command: gives it the next command id, lets the scheme serve it, keeps the oracle
   // up to date and checks reads. The operations it caused are in backend().ops() until the next
   // call. Returns the number of units that failed the integrity check (0 without oracle).
-  // With a data cache the command goes through it (data_cache.h).
+  // With a data cache the command goes through it (data_cache.h). With host data
+  // (FtlDeviceOptions::host_data) a write keeps command.data's bytes and a read fills
+  // command.data, but only when it returned no mismatching unit.
   // A FUA write is served as the write, then what a flush does (the scheme's flush: its open
   // pages programmed, its volatile mapping persisted), in the same command, so that the command
   // completes once its data is on flash. More than FUA needs (the scheme's other pending data
@@ -75,6 +81,8 @@ class FtlDevice {
   const DataCache* data_cache() const { return m_cache ? &*m_cache : nullptr; }
   const MappingScheme& scheme() const { return *m_scheme; }
   const Oracle* oracle() const { return m_oracle ? &*m_oracle : nullptr; }
+  // The bytes clients wrote (FtlDeviceOptions::host_data; nullptr without).
+  const HostData* host_data() const { return m_data ? &*m_data : nullptr; }
   uint64_t commands_run() const { return m_next_id; }
 
   // --- power loss (options.power_loss; docs/power-loss.md) ---
@@ -116,6 +124,7 @@ class FtlDevice {
   std::unique_ptr<MappingScheme> m_scheme;
   std::optional<DataCache> m_cache;
   std::optional<Oracle> m_oracle;
+  std::optional<HostData> m_data;
   uint64_t m_next_id = 0;
   config::PlatformConfig m_platform;  // a copy: a recovered scheme's context refers to it
   HashEngine* m_hash_engine;

@@ -1,6 +1,7 @@
 // A host command as the FTL sees it: sector-granular, with the id that makes its data unique.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "ftl/core/types.h"
@@ -24,6 +25,9 @@ struct HostCommand {
   // each unit's content token here, one per unit of a whole-unit write; nullptr: the scheme
   // derives the content from `id` (content_token.h).
   const Token* unit_tokens = nullptr;
+  // The bytes of a read or write, when the device keeps them (FtlDeviceOptions::host_data): a
+  // write's sector_count x sector bytes to keep, a read's buffer to fill. nullptr: none.
+  std::byte* data = nullptr;
 };
 
 const char* to_string(CommandKind kind);

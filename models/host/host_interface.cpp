@@ -261,6 +261,7 @@ void HostInterface::run() {
     command.arrival = arrival;
     command.queue = request.queue;
     command.fua = request.fua;
+    command.data = request.data;
     Picoseconds completion = 0;
     try {
       completion = submit(command, submitted);
@@ -269,15 +270,18 @@ void HostInterface::run() {
       m_extension.time_limit = true;
     }
     if (!m_extension.failure.empty()) {
+      source_of(stream).completed(0, false);
       stop_at(m_extension.time_limit ? RunStop::Cause::kTimeLimit : RunStop::Cause::kFailed,
               m_extension.failure, issued + 1);
       break;
     }
     if (completion > ftl::kLatestTime) {
+      source_of(stream).completed(0, false);
       stop_at(RunStop::Cause::kTimeLimit,
               ftl::past_latest_time("its completion", double(completion)), issued + 1);
       break;
     }
+    source_of(stream).completed(completion, m_extension.mismatches == 0);
     note_completion(stream, completion);
     if (m_options.timeline != nullptr) m_options.timeline->submitted(submitted, completion);
     if (m_options.power == nullptr) {

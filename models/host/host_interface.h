@@ -94,6 +94,9 @@ class HostInterface : public sc_core::sc_module {
   // A command of `stream` completes at `completion`: its slot frees then (after the think time).
   void note_completion(size_t stream, Picoseconds completion);
   Picoseconds submit(ftl::HostCommand& command, Picoseconds submitted);
+  workload::WorkloadSource& source_of(size_t stream) {
+    return m_streams.empty() ? m_source : *m_streams[stream].options.source;
+  }
   void record(const ftl::HostCommand& command, Picoseconds arrival, Picoseconds submitted,
               Picoseconds completion, size_t stream = 0);
   void maybe_report_progress();

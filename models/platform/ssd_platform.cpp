@@ -80,6 +80,7 @@ SsdPlatform::SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfi
   ftl::FtlDeviceOptions device_options;
   device_options.oracle = m_config.scenario.run.oracle;
   device_options.power_loss = m_config.scenario.power.on();
+  device_options.host_data = options.host_data;
   if (uses_accelerator(platform)) {
     m_accelerator = std::make_unique<HashAccelerator>("accelerator", platform.accelerator,
                                                       options.accelerator_waveform);
@@ -88,9 +89,14 @@ SsdPlatform::SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfi
     device_options.hash_engine = m_accelerator_port.get();
   }
   m_device = std::make_unique<ftl::FtlDevice>(platform, device_options);
-  m_source = workload::make_workload_source(m_config.scenario.workload,
-                                            config::logical_capacity_bytes(platform),
-                                            platform.nand.sector_bytes);
+  if (options.source != nullptr) {
+    m_source = options.source;
+  } else {
+    m_own_source = workload::make_workload_source(m_config.scenario.workload,
+                                                  config::logical_capacity_bytes(platform),
+                                                  platform.nand.sector_bytes);
+    m_source = m_own_source.get();
+  }
 
   m_nand = std::make_unique<NandArray>("nand", NandTimingParams::from_config(platform));
   // What the controller's per-die queues hold, for placement that follows load.
@@ -101,6 +107,10 @@ SsdPlatform::SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfi
   // When each data-cache frame frees, for the cache to reuse the one that frees first.
   if (ftl::DataCache* cache = m_device->data_cache()) cache->set_frame_clock(m_processor.get());
   HostInterfaceOptions host = host_options(m_config, options);
+  if (options.source != nullptr) {  // the clients decide how long it runs
+    host.duration_ps = 0;
+    host.expected_requests = 0;
+  }
   if (options.timeline != nullptr) {
     m_timeline = std::make_unique<Timeline>(*options.timeline,
                                             timeline_options(m_config, m_accelerator != nullptr));

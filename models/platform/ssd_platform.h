@@ -41,6 +41,11 @@ struct PlatformRunOptions {
   // Where the run's timeline goes (run.timeline; models/timeline/timeline.h), or none. Written
   // as the run goes and closed when it ends well; a run that ends early leaves it unclosed.
   std::ostream* timeline = nullptr;
+  // The workload, when not the scenario's: live clients (ssdsim serve). Open loop, one stream;
+  // must outlive the platform. The scenario's workload section is then not used.
+  workload::WorkloadSource* source = nullptr;
+  // The device keeps the bytes clients write (ftl::FtlDeviceOptions::host_data).
+  bool host_data = false;
 };
 
 class SsdPlatform : public sc_core::sc_module {
@@ -81,7 +86,8 @@ class SsdPlatform : public sc_core::sc_module {
   std::unique_ptr<HashAccelerator> m_accelerator;  // only for VET with the accelerator backend
   std::unique_ptr<AcceleratorPort> m_accelerator_port;
   std::unique_ptr<ftl::FtlDevice> m_device;
-  std::unique_ptr<workload::WorkloadSource> m_source;
+  std::unique_ptr<workload::WorkloadSource> m_own_source;  // the scenario's workload
+  workload::WorkloadSource* m_source = nullptr;            // what the host runs
   std::vector<std::unique_ptr<workload::WorkloadSource>> m_stream_sources;  // scenario.streams
   std::unique_ptr<NandArray> m_nand;
   std::unique_ptr<MemoryModel> m_dram;

@@ -3,7 +3,8 @@
 // everything it can before the run (configuration, accelerator, host memory, output folder),
 // preconditions the device, runs the simulation, writes DIR/report.json and prints a summary.
 // `ssdsim soak --cuts N` is the same run with N power cuts (power.cuts; docs/power-loss.md).
-// `ssdsim run --check` stops after the checks. `ssdsim sweep` and `ssdsim plot` are the Python
+// `ssdsim run --check` stops after the checks. `ssdsim serve` serves the device to NBD clients
+// through nbdkit (docs/clients.md). `ssdsim sweep` and `ssdsim plot` are the Python
 // exploration tools in tools/python/ (docs/exploration.md), started with this program's path.
 // Exit status: 0 success, 1 bad input (nothing ran, or the inputs asked for a time past the
 // latest simulated time), 2 integrity mismatch (or durable data lost at a power cut), 3 run
@@ -35,6 +36,7 @@
 #include "tools/ssdsim/memory_check.h"
 #include "tools/ssdsim/output_folder.h"
 #include "tools/ssdsim/run_arguments.h"
+#include "tools/ssdsim/serve_command.h"
 #include "workload/fio/fio_job_file.h"
 #include "workload/trace/trace_error.h"
 
@@ -312,6 +314,9 @@ int sc_main(int argc, char* argv[]) {
   CLI::App* soak = app.add_subcommand(
       "soak", "simulate a scenario with power cuts: cut, recover, check, go on (--cuts N times)");
   ssd::tools::RunCommandLine soak_line(*soak, /*soak=*/true);
+  CLI::App* serve =
+      app.add_subcommand("serve", "serve a simulated SSD to NBD clients (nbdkit; docs/clients.md)");
+  ssd::tools::ServeCommandLine serve_line(*serve);
   // Exploration is Python (matplotlib, Dask, Slurm's sbatch): these two hand their arguments to
   // tools/python/ (docs/exploration.md), telling it which ssdsim to run.
   CLI::App* sweep = app.add_subcommand("sweep", "run a sweep spec's points and gather results.csv");
@@ -329,6 +334,7 @@ int sc_main(int argc, char* argv[]) {
     return run_python_tool(sweep->parsed() ? "sweep" : "plot",
                            (sweep->parsed() ? sweep : plot)->remaining());
   }
+  if (serve->parsed()) return serve_line.exec();
   return run_simulation(soak->parsed() ? soak_line.collect() : run_line.collect());
 }
 
