@@ -121,6 +121,10 @@ struct WorkloadStream {
 struct ScenarioConfig {
   std::string name = "default";  // scenario.name
   WorkloadConfig workload;
+  // Set from an fio job file's ramp_time (no TOML key): the streams run this long before the
+  // report measures anything (host figures and device counters alike); their time limits count
+  // from its end.
+  double ramp_us = 0.0;
   // Set from an fio job file (no TOML key): the jobs, run at once instead of `workload` alone
   // (which is then the first job's, for what asks for one workload).
   std::vector<WorkloadStream> streams;

@@ -98,7 +98,8 @@ bool HostInterface::next_of_streams(workload::Request& request, Picoseconds& sub
       if (state.submitted && state.options.gap_ps != 0) {
         at = std::max(at, state.last_submit + state.options.gap_ps);
       }
-      if (state.options.duration_ps != 0 && at >= m_group_start + state.options.duration_ps) {
+      if (state.options.duration_ps != 0 &&
+          at >= m_group_start + m_options.measure_from_ps + state.options.duration_ps) {
         state.done = true;
         continue;
       }
@@ -198,6 +199,7 @@ void count(HostStats& stats, const ftl::HostCommand& command, uint64_t bytes, Pi
 
 void HostInterface::record(const ftl::HostCommand& command, Picoseconds arrival,
                            Picoseconds submitted, Picoseconds completion, size_t stream) {
+  if (submitted < m_options.measure_from_ps) return;  // in the ramp: run, not measured
   const uint64_t bytes = uint64_t(command.sector_count) * m_options.sector_bytes;
   count(m_stats, command, bytes, arrival, completion);
   if (!m_stream_stats.empty()) {
@@ -249,7 +251,11 @@ void HostInterface::run() {
       break;
     }
     const Picoseconds arrival = m_source.open_loop() ? request.arrival : submitted;
-    if (issued == 0) m_stats.first_issue = arrival;
+    if (!m_measuring && submitted >= m_options.measure_from_ps) {
+      m_measuring = true;
+      m_stats.first_issue = arrival;
+      if (m_options.measuring_starts) m_options.measuring_starts();
+    }
     m_last_submit = submitted;
     // Keep SystemC time near the submission time, synchronising once per quantum.
     keeper.set(to_sc_time(submitted) - sc_core::sc_time_stamp());

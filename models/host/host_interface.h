@@ -63,6 +63,12 @@ struct HostInterfaceOptions {
     uint32_t group = 0;
   };
   std::vector<Stream> streams;
+  // Nothing is measured before this simulated time (fio's ramp_time): commands submitted earlier
+  // run but are not counted, and the streams' time limits count from here. When the first
+  // command at or after it is submitted, measuring_starts() is called (the platform restarts its
+  // device counters there) and that command's arrival is the run's first.
+  Picoseconds measure_from_ps = 0;
+  std::function<void()> measuring_starts;
 };
 
 class HostInterface : public sc_core::sc_module {
@@ -149,6 +155,7 @@ class HostInterface : public sc_core::sc_module {
   std::vector<HostStats> m_stream_stats;
   std::priority_queue<Unsettled, std::vector<Unsettled>, std::greater<>> m_unsettled;
   bool m_finished = false;
+  bool m_measuring = false;  // a command at or after measure_from_ps has been submitted
   RunStop m_stop;
 
   tlm::tlm_generic_payload m_payload;

@@ -67,6 +67,40 @@ TimelineOptions timeline_options(const config::LoadedConfig& config, bool accele
   return options;
 }
 
+// What was counted between `before` and `now`. Busy times can shrink when a reservation made
+// before moves (NandTiming), so they are clamped at zero.
+NandCounters counted_since(const NandCounters& now, const NandCounters& before) {
+  NandCounters since = now;
+  for (size_t k = 0; k < since.ops.size(); ++k) {
+    since.ops[k] -= before.ops[k];
+    since.bytes[k] -= before.bytes[k];
+    since.multiplane_joined[k] -= before.multiplane_joined[k];
+  }
+  const auto minus = [](Picoseconds a, Picoseconds b) { return a > b ? a - b : 0; };
+  for (size_t d = 0; d < since.die_busy_ps.size() && d < before.die_busy_ps.size(); ++d) {
+    since.die_busy_ps[d] = minus(now.die_busy_ps[d], before.die_busy_ps[d]);
+  }
+  for (size_t c = 0; c < since.channel_busy_ps.size() && c < before.channel_busy_ps.size(); ++c) {
+    since.channel_busy_ps[c] = minus(now.channel_busy_ps[c], before.channel_busy_ps[c]);
+  }
+  since.read_array_ps = minus(now.read_array_ps, before.read_array_ps);
+  since.program_array_ps = minus(now.program_array_ps, before.program_array_ps);
+  since.erase_array_ps = minus(now.erase_array_ps, before.erase_array_ps);
+  return since;
+}
+
+FirmwareTotals counted_since(const FirmwareTotals& now, const FirmwareTotals& before) {
+  FirmwareTotals since;
+  since.commands = now.commands - before.commands;
+  since.cycles = now.cycles - before.cycles;
+  since.mapping_cycles = now.mapping_cycles - before.mapping_cycles;
+  since.busy_ps = now.busy_ps - before.busy_ps;
+  since.accelerator_wait_ps = now.accelerator_wait_ps - before.accelerator_wait_ps;
+  since.buffer_reads = now.buffer_reads - before.buffer_reads;
+  since.work = now.work - before.work;
+  return since;
+}
+
 }  // namespace
 
 bool uses_accelerator(const config::PlatformConfig& platform) {
@@ -111,6 +145,9 @@ SsdPlatform::SsdPlatform(sc_core::sc_module_name name, const config::LoadedConfi
     host.duration_ps = 0;
     host.expected_requests = 0;
   }
+  m_measure_from = ftl::checked_ps(m_config.scenario.ramp_us * 1e6, "fio ramp_time");
+  host.measure_from_ps = m_measure_from;
+  host.measuring_starts = [this] { start_measuring(); };
   if (options.timeline != nullptr) {
     m_timeline = std::make_unique<Timeline>(*options.timeline,
                                             timeline_options(m_config, m_accelerator != nullptr));
@@ -220,9 +257,21 @@ report::RunReport SsdPlatform::run() {
   return std::move(*outcome.report);
 }
 
-SsdPlatform::Outcome SsdPlatform::run_to_end() {
+void SsdPlatform::start_measuring() {
   m_stats_before_run = m_device->stats();
   m_written_before_run = m_device->backend().written();
+  m_nand_before = m_nand->timing().counters();
+  m_firmware_before = m_processor->totals();
+  m_dram_before = m_dram->timing().counters();
+  m_nvram_before = m_nvram->timing().counters();
+  if (m_measure_from > 0) {  // after a ramp: the schemes' and the cache's own figures restart
+    m_device->scheme().start_measuring();
+    if (ftl::DataCache* cache = m_device->data_cache()) cache->start_measuring();
+  }
+}
+
+SsdPlatform::Outcome SsdPlatform::run_to_end() {
+  start_measuring();  // again at the first measured command (HostInterfaceOptions)
   const auto start = std::chrono::steady_clock::now();
   sc_core::sc_start();
   Outcome outcome;
@@ -321,7 +370,7 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
   }
   r.erase_count_mean = blocks ? double(erase_sum) / blocks : 0.0;
 
-  const NandCounters& nand = m_nand->timing().counters();
+  const NandCounters nand = counted_since(m_nand->timing().counters(), m_nand_before);
   r.nand_reads = nand.count(ftl::OpKind::kRead);
   r.nand_spare_reads = nand.count(ftl::OpKind::kSpareRead);
   r.nand_programs = nand.count(ftl::OpKind::kProgram);
@@ -341,7 +390,7 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
         {figure.name, figure.value, figure.whole, figure.text, figure.counts});
   }
 
-  const FirmwareTotals& firmware = m_processor->totals();
+  const FirmwareTotals firmware = counted_since(m_processor->totals(), m_firmware_before);
   r.controller.cpu_cycles = firmware.cycles;
   r.controller.mapping_cycles = firmware.mapping_cycles;
   r.controller.busy_ns = firmware.busy_ps / 1000;
@@ -363,10 +412,10 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
     a.refused_inserts = m_accelerator->refused_inserts();
   }
 
-  r.dram_read_bytes = m_dram->timing().counters().read_bytes;
-  r.dram_write_bytes = m_dram->timing().counters().write_bytes;
-  r.nvram_read_bytes = m_nvram->timing().counters().read_bytes;
-  r.nvram_write_bytes = m_nvram->timing().counters().write_bytes;
+  r.dram_read_bytes = m_dram->timing().counters().read_bytes - m_dram_before.read_bytes;
+  r.dram_write_bytes = m_dram->timing().counters().write_bytes - m_dram_before.write_bytes;
+  r.nvram_read_bytes = m_nvram->timing().counters().read_bytes - m_nvram_before.read_bytes;
+  r.nvram_write_bytes = m_nvram->timing().counters().write_bytes - m_nvram_before.write_bytes;
 
   if (const ftl::DataCache* cache = m_device->data_cache()) {
     report::RunReport::Cache& c = r.cache.emplace();
@@ -407,7 +456,8 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
   r.warmup_passes = m_config.scenario.workload.passes - 1;
   r.warmup_requests = m_warmup_requests;
   r.precondition_wall_s = m_precondition_wall_s;
-  r.simulated_ns = host.last_completion / 1000;
+  // The measured window: from the ramp's end (0 without one) to the last completion.
+  r.simulated_ns = (std::max(host.last_completion, m_measure_from) - m_measure_from) / 1000;
   EnergyInputs energy;
   energy.nand = &nand;
   energy.dies = m_device->geometry().dies();

@@ -80,6 +80,9 @@ class SsdPlatform : public sc_core::sc_module {
 
  private:
   report::RunReport gather(double wall_s) const;
+  // The report measures from here (the first command, or the end of fio's ramp_time): the
+  // counters as they are now are what gather() subtracts.
+  void start_measuring();
 
   config::LoadedConfig m_config;
   // Before the device, which sends VET's commands to the port: destroyed after it.
@@ -96,8 +99,14 @@ class SsdPlatform : public sc_core::sc_module {
   std::unique_ptr<PowerCuts> m_power;    // only when the scenario cuts power
   std::unique_ptr<Timeline> m_timeline;  // only when the run writes one
   std::unique_ptr<HostInterface> m_host;
+  // The counters when measuring started (start_measuring()).
   ftl::FtlStats m_stats_before_run;
   ftl::WriteCounters m_written_before_run;
+  NandCounters m_nand_before;
+  FirmwareTotals m_firmware_before;
+  MemoryCounters m_dram_before;
+  MemoryCounters m_nvram_before;
+  Picoseconds m_measure_from = 0;  // the ramp's end (0: the run's start)
   uint64_t m_precondition_units = 0;
   uint64_t m_warmup_requests = 0;
   double m_precondition_wall_s = 0.0;

@@ -183,9 +183,28 @@ TEST(FioJobs, EveryJobAndCopyIsAStreamWithItsOwnSeed) {
   EXPECT_NE(jobs.jobs[0].workload.seed, jobs.jobs[1].workload.seed);
 }
 
+// ramp_time: one window for the whole report, so every job ramps alike and in one group.
+TEST(FioJobs, RampTimeIsOneWindowForEveryJob) {
+  const FioJobs jobs = translate(
+      "[global]\nramp_time=250ms\nruntime=1\ntime_based\n[a]\nrw=randread\n[b]\n"
+      "rw=randwrite\n");
+  EXPECT_DOUBLE_EQ(jobs.ramp_ms, 250.0);
+  EXPECT_DOUBLE_EQ(jobs.jobs[1].workload.duration_ms, 1000.0);  // counted after the ramp
+  EXPECT_DOUBLE_EQ(translate("[a]\nrw=randread\nramp_time=2\n").ramp_ms, 2000.0);  // seconds
+  EXPECT_DOUBLE_EQ(translate("[a]\nrw=randread\n").ramp_ms, 0.0);
+  EXPECT_EQ(error_of("[a]\nrw=randread\nramp_time=1\n[b]\nrw=randread\nramp_time=2\n"),
+            "job.fio:6: job `b`: ramp_time must be the same for every job: the report measures "
+            "one window, from the end of the ramp");
+  EXPECT_EQ(error_of("[global]\nramp_time=1\n[a]\nrw=read\n[b]\nstonewall\nrw=read\n"),
+            "job.fio:2: job `b`: ramp_time with stonewall groups is not modelled: the report "
+            "measures one window, from the end of the ramp");
+  EXPECT_NE(error_of("[a]\nrw=read\nramp_time=100d\nruntime=100d\n").find("latest simulated time"),
+            std::string::npos);
+}
+
 TEST(FioJobs, RefusesWhatIsNotModelledNamingFileLineAndOption) {
-  EXPECT_EQ(error_of("[j]\nrw=randread\nramp_time=10\n"),
-            "job.fio:3: option `ramp_time=10`: not modelled (docs/clients.md lists the options "
+  EXPECT_EQ(error_of("[j]\nrw=randread\nzonemode=zbd\n"),
+            "job.fio:3: option `zonemode=zbd`: not modelled (docs/clients.md lists the options "
             "that are)");
   EXPECT_NE(error_of("[j]\nthinktime=10\nthinktime_blocks=4\n").find("only 1"), std::string::npos);
   EXPECT_NE(error_of("[j]\nrate_iops=100,200\n").find("a different rate per direction"),

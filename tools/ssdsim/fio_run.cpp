@@ -21,6 +21,7 @@ report::FioOutputOptions apply_fio_job_file(const std::string& path, config::Loa
   scenario.name = std::filesystem::path(path).filename().string();
   scenario.workload = jobs.jobs.front().workload;
   scenario.streams.clear();
+  scenario.ramp_us = jobs.ramp_ms * 1e3;
   report::FioOutputOptions output;
   output.global_options = jobs.global_options;
   for (const workload::FioJob& job : jobs.jobs) {

@@ -29,6 +29,8 @@ struct JobState {
   uint64_t offset = 0;
   uint64_t number_ios = 0;
   double runtime_ms = 0.0;
+  double ramp_ms = 0.0;
+  uint64_t ramp_line = 0;  // of its ramp_time
   bool time_based = false;
   uint64_t seed = 1;
   uint64_t sync_every = 0;
@@ -58,6 +60,7 @@ class Translator {
       for (const FioOption& o : section.options) own.push_back(echo(o));
       // A stonewall waits for every job before it and starts the next reporting group.
       if (job.stonewall && !out.jobs.empty()) ++group;
+      check_ramp(job, out, group);
       for (uint64_t clone = 0; clone < job.numjobs; ++clone) {
         const auto stream = static_cast<uint64_t>(out.jobs.size());
         FioJob copy{job.name, workload_of(job, stream, clone == 0), own};
@@ -74,6 +77,31 @@ class Translator {
  private:
   static std::pair<std::string, std::string> echo(const FioOption& o) {
     return {o.key, o.flag ? std::string() : o.value};
+  }
+  // The report measures one window: from the end of the ramp to the end of the run. So every
+  // job ramps alike, and a ramp with stonewall groups (a window per group) is refused.
+  void check_ramp(const JobState& job, FioJobs& out, uint32_t group) const {
+    const bool first = out.jobs.empty();
+    if (first) out.ramp_ms = job.ramp_ms;
+    const auto refuse = [&](const std::string& why) {
+      throw FioJobError(m_file.path + ":" +
+                        std::to_string(job.ramp_line ? job.ramp_line : job.line) + ": job `" +
+                        job.name + "`: " + why);
+    };
+    if (job.ramp_ms != out.ramp_ms) {
+      refuse(
+          "ramp_time must be the same for every job: the report measures one window, from "
+          "the end of the ramp");
+    }
+    if (job.ramp_ms > 0 && group > 0) {
+      refuse(
+          "ramp_time with stonewall groups is not modelled: the report measures one window, "
+          "from the end of the ramp");
+    }
+    if ((job.ramp_ms + job.runtime_ms) * 1e9 >= double(config::kLatestTimePs)) {
+      refuse(std::string("ramp_time + runtime is past the latest simulated time (") +
+             config::kLatestTimeText + ")");
+    }
   }
   [[noreturn]] void fail(const FioOption& o, const std::string& why) const {
     throw FioJobError(m_file.path + ":" + std::to_string(o.line) + ": option `" + o.key +
@@ -186,6 +214,11 @@ class Translator {
         {"number_ios",
          [this](const FioOption& o, JobState& j) { j.number_ios = whole(o, o.value); }},
         {"runtime", [this](const FioOption& o, JobState& j) { j.runtime_ms = time_ms(o); }},
+        {"ramp_time",
+         [this](const FioOption& o, JobState& j) {
+           j.ramp_ms = time_ms(o);
+           j.ramp_line = o.line;
+         }},
         {"time_based", [this](const FioOption& o, JobState& j) { j.time_based = flag_value(o); }},
         {"randseed", [this](const FioOption& o, JobState& j) { j.seed = whole(o, o.value); }},
         {"randrepeat",

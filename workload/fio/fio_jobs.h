@@ -30,6 +30,9 @@ struct FioJobs {
   std::vector<FioJob> jobs;
   std::vector<std::pair<std::string, std::string>> global_options;  // as written
   std::vector<std::string> notes;  // "FILE:LINE: ..." for each option accepted and ignored
+  // ramp_time: the jobs run this long before anything is measured (the same for every job, in
+  // one reporting group); their runtime counts from its end.
+  double ramp_ms = 0.0;
 };
 
 // The device as the host sees it: what sizes and offsets are checked against.
