@@ -84,6 +84,8 @@ class HostInterface : public sc_core::sc_module {
   // Per stream of HostInterfaceOptions::streams, in order (empty with one stream).
   const std::vector<HostStats>& stream_stats() const { return m_stream_stats; }
   bool finished() const { return m_finished; }
+  // A command at or after HostInterfaceOptions::measure_from_ps was submitted.
+  bool measuring() const { return m_measuring; }
   // Why the run stopped before the workload's end (cause kNone when it did not).
   const RunStop& stop() const { return m_stop; }
 

@@ -280,6 +280,8 @@ SsdPlatform::Outcome SsdPlatform::run_to_end() {
   outcome.stop = m_host->stop();
   if (outcome.trace_failure.empty() && outcome.stop.cause == RunStop::Cause::kNone) {
     m_nand->place_queued_gc();
+    // The jobs ended within fio's ramp_time: nothing was measured, device counters included.
+    if (!m_host->measuring()) start_measuring();
     outcome.report = gather(seconds_since(start));
     if (m_timeline) {
       m_nand->flush_spans();

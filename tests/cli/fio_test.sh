@@ -256,5 +256,13 @@ else
   echo "FAIL ramped: not about two thirds of the unramped run's writes"; failures=$((failures + 1))
 fi
 
+# A job that ends within its ramp: nothing measured, the device's counters included.
+printf '[w]\nrw=randwrite\nbs=4k\nnumber_ios=50\nramp_time=1s\n' > "$work/all-ramp.fio"
+"$ssdsim" run --quiet --fio "$work/all-ramp.fio" --set cache.mode=off --out "$work/all-ramp" \
+  > /dev/null 2>&1 \
+  || { echo "FAIL all-ramp: the run failed"; failures=$((failures + 1)); }
+check all-ramp "r['requests']['write'] == 0 and r['ftl']['host_units_written'] == 0 and r['nand_ops']['program'] == 0 and r['sim']['simulated_ns'] == 0" \
+  "a job that ended within its ramp still counted something"
+
 echo "$passed passed, $failures failed"
 [ "$failures" -eq 0 ]
