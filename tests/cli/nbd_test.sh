@@ -24,11 +24,6 @@ for needed in nbdkit fio nbdcopy; do
   command -v "$needed" > /dev/null || { echo "FAIL: $needed is not installed (tools/setup.sh)"; exit 1; }
 done
 [ -f "$plugin" ] || { echo "FAIL: no $plugin (nbdkit-plugin-dev missing at configure time?)"; exit 1; }
-# A sanitizer build's plugin needs the ASan runtime loaded first into nbdkit, which has none.
-if asan=$(ldd "$plugin" | awk '/libasan/ {print $3}') && [ -n "$asan" ]; then
-  export LD_PRELOAD=$asan
-  export ASAN_OPTIONS=${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0
-fi
 
 # shellcheck source=report_check_lib.sh
 source "$(dirname "$0")/report_check_lib.sh"  # check NAME CONDITION MESSAGE
