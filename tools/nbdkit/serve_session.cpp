@@ -9,6 +9,7 @@
 #include "ftl/scheme_registry.h"
 #include "models/platform/ssd_platform.h"
 #include "report/run_report.h"
+#include "tools/ssdsim/bundled_file.h"
 #include "tools/ssdsim/memory_check.h"
 
 namespace ssd::tools {
@@ -16,13 +17,6 @@ namespace ssd::tools {
 namespace fs = std::filesystem;
 
 namespace {
-
-// A bundled file: as given relative to the working directory, else in the source tree.
-std::string bundled(const std::string& relative) {
-  if (fs::exists(relative)) return relative;
-  const fs::path in_source = fs::path(SSD_SOURCE_DIR) / relative;
-  return fs::exists(in_source) ? in_source.string() : relative;
-}
 
 // What a served device cannot do, or "".
 std::string serve_problem(const config::LoadedConfig& config) {
@@ -51,8 +45,8 @@ std::string serve_problem(const config::LoadedConfig& config) {
 ServeSession::ServeSession(const ServeSettings& settings) : m_requested_out(settings.out) {
   try {
     m_config = config::load_config(
-        settings.platform.empty() ? bundled("platforms/default.toml") : settings.platform,
-        settings.scenario.empty() ? bundled("scenarios/default.toml") : settings.scenario,
+        settings.platform.empty() ? bundled_file("platforms/default.toml") : settings.platform,
+        settings.scenario.empty() ? bundled_file("scenarios/default.toml") : settings.scenario,
         settings.assignments, ftl::scheme_catalog(), settings.sources);
   } catch (const config::ConfigError& error) {
     throw std::runtime_error(error.what());

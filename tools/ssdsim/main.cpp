@@ -32,6 +32,7 @@
 #include "models/platform/ssd_platform.h"
 #include "report/fio_json.h"
 #include "report/run_report.h"
+#include "tools/ssdsim/bundled_file.h"
 #include "tools/ssdsim/fio_run.h"
 #include "tools/ssdsim/memory_check.h"
 #include "tools/ssdsim/output_folder.h"
@@ -49,13 +50,6 @@ constexpr int kExitBadInput = 1;
 constexpr int kExitMismatch = 2;
 constexpr int kExitRunFailed = 3;
 constexpr int kExitInterrupted = 130;  // 128 + SIGINT, as shells report it
-
-// A bundled file: as given relative to the working directory, else relative to the source tree.
-std::string bundled(const std::string& relative) {
-  if (fs::exists(relative)) return relative;
-  const fs::path in_source = fs::path(SSD_SOURCE_DIR) / relative;
-  return fs::exists(in_source) ? in_source.string() : relative;
-}
 
 // The first Ctrl-C asks the run to stop at the next request and say so; a second one ends the
 // process at once (the handler gives the signal back to its default action).
@@ -95,7 +89,7 @@ fs::path timeline_file(const std::string& key, const std::string& out) {
 // trace); else the bundled default.
 std::string scenario_path(RunArguments& args) {
   if (!args.scenario.empty()) return args.scenario;
-  if (args.trace.empty()) return bundled("scenarios/default.toml");
+  if (args.trace.empty()) return ssd::tools::bundled_file("scenarios/default.toml");
   args.assignments.insert(args.assignments.begin(),
                           "scenario.name=" + fs::path(args.trace).filename().string());
   args.sources.insert(args.sources.begin(), "--trace");
@@ -136,7 +130,7 @@ int run_simulation(RunArguments args) {
   ssd::config::LoadedConfig config;
   try {
     const std::string platform =
-        args.platform.empty() ? bundled("platforms/default.toml") : args.platform;
+        args.platform.empty() ? ssd::tools::bundled_file("platforms/default.toml") : args.platform;
     const std::string scenario = scenario_path(args);
     config = ssd::config::load_config(platform, scenario, args.assignments,
                                       ssd::ftl::scheme_catalog(), args.sources);
