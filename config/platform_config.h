@@ -138,6 +138,11 @@ struct CacheConfig {
   // dirty, write-back runs behind the host until at most low x capacity is (write_back only).
   double dirty_high_watermark = 0.9;
   double dirty_low_watermark = 0.7;
+  // cache.read_ahead_bytes: once cache.read_ahead_trigger reads in a row have each begun where
+  // the one before ended, the cache reads this much beyond the latest one from the scheme, behind
+  // the host, and keeps it clean (0: no read-ahead, as MQSim and SimpleSSD's default).
+  uint64_t read_ahead_bytes = 0;
+  uint32_t read_ahead_trigger = 1;  // cache.read_ahead_trigger (SimpleSSD's ReadPrefetchCount)
 
   bool on() const { return mode != "off"; }
   bool write_back() const { return mode == "write_back"; }

@@ -164,6 +164,12 @@ std::vector<KeyDef> platform_keys(PlatformConfig& p) {
       {"cache.dirty_low_watermark", &p.cache.dirty_low_watermark,
        "Share of the cache dirty that background write-back brings it down to (write_back)",
        closed(0, 1)},
+      {"cache.read_ahead_bytes", &p.cache.read_ahead_bytes,
+       "Read-ahead: bytes read beyond a sequential read, behind the host (0 = none; whole "
+       "mapping units, at most cache.capacity_bytes)"},
+      {"cache.read_ahead_trigger", &p.cache.read_ahead_trigger,
+       "Reads in a row, each beginning where the one before ended, that start read-ahead",
+       closed(1, 1000000)},
 
       {"energy.nand_vcc_v", &p.energy.nand_vcc_v, "NAND supply voltage (0: no NAND energy)",
        kEnergy},

@@ -196,7 +196,13 @@ std::optional<KeyProblem> check_memories_and_host(const PlatformConfig& p) {
 
 std::optional<KeyProblem> check_cache(const PlatformConfig& p) {
   const CacheConfig& c = p.cache;
-  if (!c.on()) return std::nullopt;
+  if (!c.on()) {
+    // Read-ahead keeps what it reads in the cache: without one it would silently do nothing.
+    if (c.read_ahead_bytes != 0) {
+      return KeyProblem{"cache.read_ahead_bytes", "needs a data cache (cache.mode is 'off')"};
+    }
+    return std::nullopt;
+  }
   const uint64_t unit =
       p.ftl.mapping_unit_bytes != 0 ? p.ftl.mapping_unit_bytes : p.nand.page_bytes;
   const uint64_t line = c.line_bytes != 0 ? c.line_bytes : unit;
@@ -219,6 +225,13 @@ std::optional<KeyProblem> check_cache(const PlatformConfig& p) {
   }
   if (c.dirty_low_watermark > c.dirty_high_watermark) {
     return KeyProblem{"cache.dirty_low_watermark", "must be <= cache.dirty_high_watermark"};
+  }
+  if (c.read_ahead_bytes % unit != 0 || c.read_ahead_bytes > c.capacity_bytes) {
+    return KeyProblem{"cache.read_ahead_bytes",
+                      "must be whole mapping units (" + std::to_string(unit) +
+                          " bytes) of at most cache.capacity_bytes (" +
+                          std::to_string(c.capacity_bytes) + ")" + " (got " +
+                          std::to_string(c.read_ahead_bytes) + ")"};
   }
   return std::nullopt;
 }

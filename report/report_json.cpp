@@ -47,7 +47,10 @@ json cache_json(const RunReport::Cache& c) {
           {"lines_at_end", c.lines_at_end},
           {"dirty_lines_at_end", c.dirty_lines_at_end},
           {"peak_lines", c.peak_lines},
-          {"peak_dirty_lines", c.peak_dirty_lines}};
+          {"peak_dirty_lines", c.peak_dirty_lines},
+          {"read_ahead_bytes", c.read_ahead_bytes},
+          {"read_ahead_units", c.read_ahead_units},
+          {"read_ahead_hit_units", c.read_ahead_hit_units}};
 }
 
 json power_json(const RunReport::Power& p) {

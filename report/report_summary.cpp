@@ -227,6 +227,12 @@ std::string summary_text(const RunReport& report) {
         c["background_write_back_units"].get<uint64_t>(),
         c["flush_write_back_units"].get<uint64_t>(), c["dirty_evictions"].get<uint64_t>(),
         c["dirty_lines_at_end"].get<uint64_t>(), c["lines_at_end"].get<uint64_t>());
+    if (c.value("read_ahead_bytes", uint64_t{0}) > 0) {
+      out += fmt::format("cache read-ahead: {} ahead; {} units read ahead, {} of them read\n",
+                         human_bytes(c["read_ahead_bytes"].get<uint64_t>()),
+                         c["read_ahead_units"].get<uint64_t>(),
+                         c["read_ahead_hit_units"].get<uint64_t>());
+    }
   }
   const json& joules = j["energy"]["joules"];
   if (joules["total"].get<double>() > 0.0) {

@@ -155,6 +155,7 @@ struct RunReport {
     uint64_t write_back_units = 0, background_write_back_units = 0, flush_write_back_units = 0;
     uint64_t lines_at_end = 0, dirty_lines_at_end = 0;
     uint64_t peak_lines = 0, peak_dirty_lines = 0;
+    uint64_t read_ahead_bytes = 0, read_ahead_units = 0, read_ahead_hit_units = 0;
   };
   std::optional<Cache> cache;
 

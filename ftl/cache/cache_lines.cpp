@@ -31,6 +31,7 @@ bool CacheLines::write(uint64_t line, uint64_t slots, const Token* tokens, bool 
   // Clean data (a read fill) never replaces dirty slots: they are newer than what was read.
   if (!dirty) slots &= ~e.dirty;
   e.valid |= slots;
+  e.marked &= ~slots;
   Token* kept = m_pool.at(e.tokens);
   for (uint64_t m = slots; m != 0; m &= m - 1) {
     const auto s = static_cast<uint32_t>(__builtin_ctzll(m));
@@ -106,6 +107,22 @@ void CacheLines::touch(uint64_t line) {
   push_newest(m_all, kAll, found->second);
 }
 
+void CacheLines::mark(uint64_t line, uint64_t slots) {
+  const auto found = m_index.find(line);
+  if (found == m_index.end()) return;
+  Entry& e = m_entries[found->second];
+  e.marked |= slots & e.valid;
+}
+
+uint64_t CacheLines::take_marks(uint64_t line, uint64_t slots) {
+  const auto found = m_index.find(line);
+  if (found == m_index.end()) return 0;
+  Entry& e = m_entries[found->second];
+  const uint64_t taken = e.marked & slots;
+  e.marked &= ~slots;
+  return taken;
+}
+
 uint64_t CacheLines::valid(uint64_t line) const {
   const auto found = m_index.find(line);
   return found == m_index.end() ? 0 : m_entries[found->second].valid;
@@ -168,6 +185,7 @@ void CacheLines::forget(uint64_t line, uint64_t slots) {
   Entry& e = m_entries[entry];
   set_dirty(entry, e.dirty & ~slots);
   e.valid &= ~slots;
+  e.marked &= ~slots;
   if (e.valid == 0) release(entry, false);
 }
 

@@ -45,6 +45,11 @@ class CacheLines {
   bool write(uint64_t line, uint64_t slots, const Token* tokens, bool dirty);
   // Makes `line` the most recently used (a read hit).
   void touch(uint64_t line);
+  // Marks `slots` of `line` that it holds (the data cache's read-ahead: brought in, not asked for
+  // yet). A write of a slot, or forgetting it, takes its mark off.
+  void mark(uint64_t line, uint64_t slots);
+  // Takes the marks off `slots` of `line`, returning which of them were marked.
+  uint64_t take_marks(uint64_t line, uint64_t slots);
   // Slots of `line` holding data, and those newer than the flash (0 when the line is not held).
   uint64_t valid(uint64_t line) const;
   uint64_t dirty(uint64_t line) const;
@@ -115,6 +120,7 @@ class CacheLines {
     uint32_t tokens;  // TokenPool index
     Links all;
     Links dirty_links;
+    uint64_t marked = 0;  // mark()
   };
   static Links Entry::*const kAll;
   static Links Entry::*const kDirty;

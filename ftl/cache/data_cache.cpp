@@ -37,6 +37,8 @@ DataCache::DataCache(const config::PlatformConfig& platform, const Geometry& geo
           std::floor(platform.cache.dirty_high_watermark * double(m_capacity_lines)))),
       m_dirty_low(static_cast<uint64_t>(
           std::floor(platform.cache.dirty_low_watermark * double(m_capacity_lines)))),
+      m_read_ahead_units(platform.cache.read_ahead_bytes / geometry.unit_bytes),
+      m_read_ahead_trigger(platform.cache.read_ahead_trigger),
       m_lines(m_units_per_line, m_capacity_lines),
       m_line_tokens(m_units_per_line, 0) {}
 
@@ -76,15 +78,20 @@ void DataCache::read(const HostCommand& command, MappingScheme& scheme) {
   const UnitSpan span =
       unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);
   uint64_t hit_bytes = 0;
+  m_hit_frames.clear();
   uint32_t i = 0;
   while (i < span.count) {
     const Lun lun = span.first + i;
     if (holds(lun)) {
       const uint64_t line = lun / m_units_per_line;
+      const uint64_t slot_bit = uint64_t{1} << (lun % m_units_per_line);
       m_backend.deliver(lun, m_lines.tokens(line)[lun % m_units_per_line]);
       m_lines.touch(line);
       hit_bytes += uint64_t{m_geometry.sector_bytes} * __builtin_popcountll(span.mask_of(i));
       ++m_counts.read_hit_units;
+      if (m_lines.take_marks(line, slot_bit) != 0) ++m_counts.read_ahead_hit_units;
+      const uint32_t frame = m_lines.frame(line);
+      if (m_hit_frames.empty() || m_hit_frames.back() != frame) m_hit_frames.push_back(frame);
       ++i;
       continue;
     }
@@ -94,13 +101,53 @@ void DataCache::read(const HostCommand& command, MappingScheme& scheme) {
     m_counts.read_miss_units += end - i;
     i = end;
   }
-  // The hits go from DRAM to the host.
+  // The hits go from DRAM to the host, once data read ahead into their frames has landed.
   if (hit_bytes > 0) {
-    m_backend.dram(false, static_cast<uint32_t>(hit_bytes), OpClass::kHostRead);
+    const uint32_t op = m_backend.dram(false, static_cast<uint32_t>(hit_bytes), OpClass::kHostRead);
+    if (m_read_ahead_units != 0) {
+      for (const uint32_t frame : m_hit_frames) m_backend.note_frame_read(op, frame);
+    }
   }
+  if (m_read_ahead_units != 0) read_ahead(command, scheme);
 }
 
-void DataCache::read_below(Lun first, uint32_t count, MappingScheme& scheme, bool keep) {
+void DataCache::read_ahead(const HostCommand& command, MappingScheme& scheme) {
+  const uint64_t end_sector = command.start_sector + command.sector_count;
+  if (command.start_sector == m_run_next_sector) {
+    ++m_run_reads;
+  } else {
+    m_run_reads = 0;
+    m_read_ahead_end = 0;
+  }
+  m_run_next_sector = end_sector;
+  if (m_run_reads < m_read_ahead_trigger) return;
+  const uint64_t spu = m_geometry.sectors_per_unit;
+  const Lun end_unit = static_cast<Lun>((end_sector + spu - 1) / spu);
+  const Lun from = std::max(m_read_ahead_end, end_unit);
+  const Lun to = static_cast<Lun>(
+      std::min<uint64_t>(uint64_t{end_unit} + m_read_ahead_units, m_geometry.logical_units));
+  if (from >= to) return;
+  m_read_ahead_end = to;
+  // Behind the host: the command completes without these reads (and any write-back their room
+  // needs), and they take the read's own die priority.
+  m_backend.set_background(true);
+  Lun lun = from;
+  while (lun < to) {
+    if (holds(lun)) {
+      ++lun;
+      continue;
+    }
+    Lun end = lun + 1;
+    while (end < to && !holds(end)) ++end;
+    read_below(lun, end - lun, scheme, true, true);
+    m_counts.read_ahead_units += end - lun;
+    lun = end;
+  }
+  m_backend.set_background(false);
+}
+
+void DataCache::read_below(Lun first, uint32_t count, MappingScheme& scheme, bool keep,
+                           bool ahead) {
   HostCommand below;
   below.kind = CommandKind::kRead;
   below.start_sector = uint64_t{first} * m_geometry.sectors_per_unit;
@@ -113,6 +160,8 @@ void DataCache::read_below(Lun first, uint32_t count, MappingScheme& scheme, boo
   for (uint32_t k = 0; k < count && delivered_before + k < delivered.size(); ++k) {
     m_read_tokens[k] = delivered[delivered_before + k].token;
   }
+  // Not data the host asked for: taken back from what the command delivers.
+  while (ahead && m_backend.delivered().size() > delivered_before) m_backend.take_last_delivered();
   if (!keep) return;
   // The data lands in the cache once read: the DRAM write waits for the reads.
   const uint32_t after = m_backend.next_op() > ops_before ? m_backend.next_op() - 1 : kNone;
@@ -127,6 +176,10 @@ void DataCache::read_below(Lun first, uint32_t count, MappingScheme& scheme, boo
       m_line_tokens[slot] = m_read_tokens[k];
     }
     put(line, slots, m_line_tokens.data(), false, OpClass::kHostRead, scheme, after);
+    if (ahead) {
+      m_lines.mark(line, slots);
+      m_backend.note_frame_loaded(m_backend.next_op() - 1, m_lines.frame(line));
+    }
   }
 }
 
@@ -297,6 +350,9 @@ void DataCache::note_peaks() {
 }
 
 void DataCache::clear() {
+  m_run_next_sector = ~uint64_t{0};
+  m_run_reads = 0;
+  m_read_ahead_end = 0;
   m_lines = CacheLines(m_units_per_line, m_capacity_lines);
   m_lines.set_frame_clock(m_clock);
 }

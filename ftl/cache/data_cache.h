@@ -12,6 +12,13 @@
 //          room (in the write's foreground: a full cache makes writes wait for write-back), when
 //          more than cache.dirty_high_watermark of the lines are dirty (behind the host, down to
 //          cache.dirty_low_watermark), on a flush (every dirty line) and on a FUA write (its own).
+//   read-ahead (cache.read_ahead_bytes): once cache.read_ahead_trigger reads in a row have each
+//          begun at the sector where the one before ended (one stream, as SimpleSSD's
+//          sequential detector: interleaved streams do not trigger it), every further read of
+//          the run keeps read_ahead_bytes beyond its end in the cache: what is not held yet from
+//          where read-ahead stopped to that point is read from the scheme behind the host
+//          (FlashOp::background, at host-read priority) and kept clean. A later read hit on it
+//          waits until its data has landed (FlashBackend::note_frame_loaded).
 //   trim:  the units it covers whole are forgotten, then the scheme trims.
 //   flush: every dirty line written back, then the scheme's flush.
 //
@@ -49,6 +56,8 @@ struct CacheCounts {
   uint64_t flush_write_back_units = 0;       // ... by a flush or a FUA write
   uint64_t peak_lines = 0;
   uint64_t peak_dirty_lines = 0;
+  uint64_t read_ahead_units = 0;      // units read from the scheme ahead of the host
+  uint64_t read_ahead_hit_units = 0;  // ... that a host read then found in the cache
 };
 
 class DataCache {
@@ -94,8 +103,12 @@ class DataCache {
   void write_back_range(const HostCommand& command, MappingScheme& scheme);
 
   // Reads units [first, first + count) from the scheme (their tokens in m_read_tokens) and, with
-  // read caching, keeps them clean.
-  void read_below(Lun first, uint32_t count, MappingScheme& scheme, bool keep);
+  // read caching, keeps them clean. Read ahead: the units are not the command's (taken back from
+  // what it delivers), and each line's data is noted as loaded behind the host.
+  void read_below(Lun first, uint32_t count, MappingScheme& scheme, bool keep, bool ahead = false);
+  // Follows the run of sequential reads `command` may continue and, once it triggers, reads
+  // ahead of it (behind the host).
+  void read_ahead(const HostCommand& command, MappingScheme& scheme);
   // The token `lun` holds below (a fill read, recorded as a host write's read-modify-write).
   Token fill_from_below(Lun lun, MappingScheme& scheme);
   // Puts `slots` of `line` into the cache (a new line may first evict the oldest) and records the
@@ -121,12 +134,20 @@ class DataCache {
   uint64_t m_capacity_lines;
   uint64_t m_dirty_high;  // lines
   uint64_t m_dirty_low;   // lines
+  uint64_t m_read_ahead_units;
+  uint32_t m_read_ahead_trigger;
+  // The run of sequential reads: the sector the next read must begin at to continue it, how many
+  // reads in a row have, and the unit read-ahead has reached.
+  uint64_t m_run_next_sector = ~uint64_t{0};
+  uint32_t m_run_reads = 0;
+  Lun m_read_ahead_end = 0;
   CacheLines m_lines;
   const FrameClock* m_clock = nullptr;
   CacheCounts m_counts;
-  CacheLines::Victim m_victim;       // scratch
-  std::vector<Token> m_line_tokens;  // scratch: one line's tokens by slot
-  std::vector<Token> m_read_tokens;  // scratch: tokens read from below
+  CacheLines::Victim m_victim;         // scratch
+  std::vector<Token> m_line_tokens;    // scratch: one line's tokens by slot
+  std::vector<Token> m_read_tokens;    // scratch: tokens read from below
+  std::vector<uint32_t> m_hit_frames;  // scratch: the frames a read's hits read
 };
 
 }  // namespace ssd::ftl

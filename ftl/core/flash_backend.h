@@ -176,9 +176,24 @@ class FlashBackend {
   void note_frame_filled(uint32_t op, uint32_t frame) {
     if (op != kNone) m_frame_fills.push_back({op, frame});
   }
+  // Data read ahead (the cache's read-ahead, behind the host) lands in a frame with operation
+  // `op` (a load); a later operation that reads the frame's data (a read hit) waits for the
+  // load, and the frame takes no new data before it.
+  struct FrameAccess {
+    uint32_t op;
+    uint32_t frame;
+    bool load;  // true: `op` loads the frame; false: `op` reads it
+  };
+  void note_frame_loaded(uint32_t op, uint32_t frame) {
+    if (op != kNone) m_frame_accesses.push_back({op, frame, true});
+  }
+  void note_frame_read(uint32_t op, uint32_t frame) {
+    if (op != kNone) m_frame_accesses.push_back({op, frame, false});
+  }
   // This command's, in the order noted (the operations' order).
   const std::vector<FrameRelease>& frame_releases() const { return m_frame_releases; }
   const std::vector<FrameFill>& frame_fills() const { return m_frame_fills; }
+  const std::vector<FrameAccess>& frame_accesses() const { return m_frame_accesses; }
   // The index the next recorded operation will have.
   uint32_t next_op() const { return static_cast<uint32_t>(m_ops.size()); }
 
@@ -212,6 +227,7 @@ class FlashBackend {
     m_supersedes.clear();
     m_frame_releases.clear();
     m_frame_fills.clear();
+    m_frame_accesses.clear();
   }
   // A power-loss recovery reads the whole device: it calls end_batch() whenever nothing it does
   // later depends on the operations recorded so far, and `sink` (the timing) takes them; then
@@ -294,6 +310,7 @@ class FlashBackend {
   std::vector<Supersedes> m_supersedes;
   std::vector<FrameRelease> m_frame_releases;
   std::vector<FrameFill> m_frame_fills;
+  std::vector<FrameAccess> m_frame_accesses;
   std::unique_ptr<LastingState> m_lasting;
 };
 

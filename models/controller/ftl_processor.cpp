@@ -156,8 +156,10 @@ Picoseconds FtlProcessor::time_ops(Picoseconds cpu_end, bool with_gc) {
   size_t next_supersedes = 0;
   const std::vector<ftl::FlashBackend::FrameFill>& fills = backend.frame_fills();
   const std::vector<ftl::FlashBackend::FrameRelease>& releases = backend.frame_releases();
+  const std::vector<ftl::FlashBackend::FrameAccess>& accesses = backend.frame_accesses();
   size_t next_fill = 0;
   size_t next_release = 0;
+  size_t next_access = 0;
   // What a command (or a cache frame's write-back) waits for: GC only when writes wait for it.
   const auto waited_for = [&](const ftl::FlashOp& op) {
     return with_gc || m_write_waits_for_gc || op.op_class != ftl::OpClass::kGc;
@@ -171,6 +173,14 @@ Picoseconds FtlProcessor::time_ops(Picoseconds cpu_end, bool with_gc) {
     // New data for a data-cache frame waits until the frame's last write-back is done.
     for (; next_fill < fills.size() && fills[next_fill].op == i; ++next_fill) {
       op_ready = std::max(op_ready, frame_free_at(fills[next_fill].frame));
+    }
+    // A read of a frame's data waits until data read ahead into the frame has landed.
+    const size_t first_access = next_access;
+    for (; next_access < accesses.size() && accesses[next_access].op == i; ++next_access) {
+      const uint32_t frame = accesses[next_access].frame;
+      if (!accesses[next_access].load && frame < m_frame_loaded_at.size()) {
+        op_ready = std::max(op_ready, m_frame_loaded_at[frame]);
+      }
     }
     // A power-loss safe erase waits for the programs of its units' newer copies.
     if (op.kind == ftl::OpKind::kErase && !m_superseded_until.empty()) {
@@ -190,6 +200,15 @@ Picoseconds FtlProcessor::time_ops(Picoseconds cpu_end, bool with_gc) {
       if (m_superseded_until.empty()) m_superseded_until.assign(m_device.geometry().blocks(), 0);
       Picoseconds& until = m_superseded_until[supersedes[next_supersedes].block];
       until = std::max(until, m_done[i]);
+    }
+    for (size_t k = first_access; k < next_access; ++k) {
+      if (!accesses[k].load) continue;
+      // Data read ahead is in the frame from now on; the frame takes no new data before.
+      const uint32_t frame = accesses[k].frame;
+      if (frame >= m_frame_loaded_at.size()) m_frame_loaded_at.resize(frame + 1, 0);
+      m_frame_loaded_at[frame] = m_done[i];
+      Picoseconds& free_at = frame_free_entry(frame);
+      free_at = std::max(free_at, m_done[i]);
     }
     backend.op_completed(i, m_done[i], m_op_extension.array_start);
     m_all_done_at = std::max(m_all_done_at, m_done[i]);
@@ -229,6 +248,7 @@ void FtlProcessor::power_off(Picoseconds cut) {
   m_all_done_at = cut;
   std::fill(m_superseded_until.begin(), m_superseded_until.end(), 0);
   m_frame_free_at.clear();  // the data cache is gone with the DRAM
+  m_frame_loaded_at.clear();
   m_program_buffers.clear();
 }
 

@@ -113,6 +113,9 @@ class FtlProcessor : public sc_core::sc_module, public ftl::FrameClock {
   std::vector<Picoseconds> m_superseded_until;
   // Per data-cache frame: when the write-back of the data it held last completes.
   std::vector<Picoseconds> m_frame_free_at;
+  // Per data-cache frame: when data read ahead into it has landed (what a read hit waits for);
+  // empty until the cache reads ahead.
+  std::vector<Picoseconds> m_frame_loaded_at;
   FirmwareTotals m_totals;
   AcceleratorPort* m_accelerator = nullptr;
   Timeline* m_timeline = nullptr;

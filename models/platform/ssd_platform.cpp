@@ -441,6 +441,9 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
     c.dirty_lines_at_end = cache->dirty_lines();
     c.peak_lines = n.peak_lines;
     c.peak_dirty_lines = n.peak_dirty_lines;
+    c.read_ahead_bytes = platform.cache.read_ahead_bytes;
+    c.read_ahead_units = n.read_ahead_units;
+    c.read_ahead_hit_units = n.read_ahead_hit_units;
   }
 
   const ftl::Oracle* oracle = m_device->oracle();

@@ -250,6 +250,19 @@ TEST(PlatformValidation, DataCacheSettingsThatCannotWork) {
               HasSubstr("key 'cache.dirty_low_watermark': must be <= cache.dirty_high_watermark"));
   EXPECT_THAT(platform_error("[cache]\ndirty_high_watermark = 0\n"),
               HasSubstr("key 'cache.dirty_high_watermark'"));
+  // Read-ahead: whole mapping units, no more than the cache, and only with a cache.
+  EXPECT_THAT(platform_error("[cache]\nmode = \"write_back\"\ncapacity_bytes = 1048576\n"
+                             "read_ahead_bytes = 6144\n"),
+              HasSubstr("key 'cache.read_ahead_bytes': must be whole mapping units (4096 bytes) "
+                        "of at most cache.capacity_bytes (1048576) (got 6144)"));
+  EXPECT_THAT(platform_error("[cache]\nmode = \"write_back\"\ncapacity_bytes = 1048576\n"
+                             "read_ahead_bytes = 2097152\n"),
+              HasSubstr("key 'cache.read_ahead_bytes'"));
+  EXPECT_THAT(platform_error("[cache]\nread_ahead_bytes = 65536\n"),
+              HasSubstr("key 'cache.read_ahead_bytes': needs a data cache (cache.mode is 'off')"));
+  EXPECT_THAT(platform_error("[cache]\nmode = \"write_back\"\ncapacity_bytes = 1048576\n"
+                             "read_ahead_trigger = 0\n"),
+              HasSubstr("key 'cache.read_ahead_trigger'"));
 }
 
 // The sector layer keeps its own write buffer: a data cache above it is refused.

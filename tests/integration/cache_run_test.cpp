@@ -63,5 +63,43 @@ TEST(CacheRun, CapacitorsThatRunOutLoseAcknowledgedWritesAndSaySo) {
       << power.first_loss;
 }
 
+// Sequential 4 KiB reads at queue depth 1 on a full device (one run per test: one SystemC
+// elaboration per process). Without read-ahead each read waits for its own flash read: tR (50 us)
+// and the page's transfer. With 64 KiB read ahead, every read after the first two finds its
+// data in the cache (read ahead behind the reads before it), so most complete without a flash
+// read in their way: the median is below tR. The oracle checks every unit read ahead when a read
+// takes it.
+report::RunReport sequential_reads_at_depth_one(uint64_t read_ahead_bytes) {
+  return run_platform(
+      "platforms/default.toml",
+      {"precondition.fill_ratio=1.0", "workload.read_ratio=1.0", "workload.pattern=sequential",
+       "workload.queue_depth=1", "workload.requests=8000",
+       "cache.read_ahead_bytes=" + std::to_string(read_ahead_bytes)});
+}
+
+constexpr double kTReadNs = 50'000;  // platforms/default.toml
+
+void expect_clean_reads(const report::RunReport& report) {
+  EXPECT_EQ(report.reads, 8000u);
+  EXPECT_EQ(report.integrity_checked_reads, 8000u);
+  EXPECT_EQ(report.integrity_mismatches, 0u) << report.integrity_first_mismatch;
+  ASSERT_TRUE(report.cache.has_value());
+}
+
+TEST(CacheRun, WithoutReadAheadASequentialReadAtDepthOneWaitsForTheFlash) {
+  const report::RunReport report = sequential_reads_at_depth_one(0);
+  expect_clean_reads(report);
+  EXPECT_EQ(report.cache->read_ahead_units, 0u);
+  EXPECT_GT(report.latency_read.percentile(0.5), kTReadNs);
+}
+
+TEST(CacheRun, WithReadAheadASequentialReadAtDepthOneFindsItsDataInTheCache) {
+  const report::RunReport report = sequential_reads_at_depth_one(65536);
+  expect_clean_reads(report);
+  EXPECT_EQ(report.cache->read_ahead_hit_units, 8000u - 2u);  // all but the first two reads'
+  EXPECT_GE(report.cache->read_ahead_units, report.cache->read_ahead_hit_units);
+  EXPECT_LT(report.latency_read.percentile(0.5), kTReadNs);
+}
+
 }  // namespace
 }  // namespace ssd::testing

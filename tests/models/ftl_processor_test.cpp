@@ -869,6 +869,53 @@ TEST(FtlProcessor, AWriteToALineBeingWrittenBackTakesAFreeFrame) {
   EXPECT_EQ(rig.host.delay_ps(4), 505 * kUs);
 }
 
+// Read-ahead (cache.read_ahead_bytes: 2 units, after 1 sequential read; 8 lines). Each scheme
+// read is one script: a read on a die (tR 50 us), or a spare-area read (20 us) where a case needs
+// the command's own read to end first.
+//   read unit 0 (CPU 0-1 us): a miss, its read 1-51 us, the cache's DRAM write 51-51.2 us.
+//   read unit 1 (CPU 1-2 us): continues the run: its miss (20 us) 2-22 us, DRAM write 22-22.2 us;
+//     then units 2 and 3 are read ahead behind it (2-52 us, DRAM writes 52-52.2 us): the command
+//     completes at 22.2 us, not 52.2.
+//   read unit 2 (CPU 2-3 us): a hit, but its data lands at 52.2 us: the DRAM read 52.2-52.3 us.
+//     Unit 4 is read ahead (3-53 us).
+//   read unit 3 at 100 us: a hit on data long landed: CPU 100-101 us, DRAM read 101-101.1 us.
+TEST(FtlProcessor, ReadAheadRunsBehindTheHostAndAHitWaitsForItsData) {
+  config::PlatformConfig p = cached_platform(8);
+  p.cache.read_ahead_bytes = 2 * p.nand.page_bytes;
+  p.cache.read_ahead_trigger = 1;
+  Rig rig(p);
+  const auto read_on = [](uint32_t die) {
+    return [die](FlashBackend& b) { b.read(page_on_die(b, die), 1, OpClass::kHostRead); };
+  };
+  rig.scheme->then(read_on(0));  // unit 0
+  rig.scheme->then(
+      [](FlashBackend& b) { b.read_spare(page_on_die(b, 1), 16, OpClass::kHostRead); });  // unit 1
+  rig.scheme->then([](FlashBackend& b) {  // units 2 and 3 ahead: one run, one scheme read
+    b.read(page_on_die(b, 2), 1, OpClass::kHostRead);
+    b.read(page_on_die(b, 3), 1, OpClass::kHostRead);
+  });
+  rig.scheme->then(read_on(0));  // unit 4 ahead
+  rig.scheme->then(read_on(1));  // unit 5 ahead
+  submit_unit(rig, CommandKind::kRead, 0);
+  submit_unit(rig, CommandKind::kRead, 1);
+  submit_unit(rig, CommandKind::kRead, 2);
+  rig.host.submit(CommandKind::kRead, 3 * kUnitSectors, kUnitSectors, sc_time(100, sc_core::SC_US));
+  sc_core::sc_start();
+  ASSERT_EQ(rig.host.results().size(), 4u);
+  EXPECT_EQ(rig.host.delay_ps(0), 51 * kUs + Fixed::kDramWrite);
+  EXPECT_EQ(rig.host.delay_ps(1), 22 * kUs + Fixed::kDramWrite);
+  EXPECT_EQ(rig.host.delay_ps(2), 52 * kUs + Fixed::kDramWrite + Fixed::kDramRead);
+  EXPECT_EQ(rig.host.delay_ps(3), 1 * kUs + Fixed::kDramRead);
+  ASSERT_EQ(rig.nand.seen().size(), 6u);
+  EXPECT_EQ(rig.nand.seen()[2].ready, 2 * kUs);  // ahead of unit 1, from its firmware's end
+  EXPECT_EQ(rig.nand.seen()[3].ready, 2 * kUs);
+  EXPECT_EQ(rig.nand.seen()[4].ready, 3 * kUs);
+  EXPECT_EQ(rig.nand.seen()[5].ready, 101 * kUs);
+  const ftl::CacheCounts& counts = rig.device.data_cache()->counts();
+  EXPECT_EQ(counts.read_ahead_units, 4u);
+  EXPECT_EQ(counts.read_ahead_hit_units, 2u);
+}
+
 // totals(): host commands, cycles and mapping cycles summed over commands, CPU busy time as the
 // sum of each command's firmware time (each rounded once), no accelerator wait without an
 // accelerator, and the primitive counts summed.
