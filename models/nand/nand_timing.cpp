@@ -957,15 +957,18 @@ void NandTiming::take_overtaken(uint32_t die, const Overtake& rule, Picoseconds 
   if (m_moved.empty()) return;
   slots.erase(out, slots.end());
 
-  // Their transfers go too; a transfer names its die slot by its start.
-  const auto moved_owner = [&](const ChannelSlot& c) {
-    auto it = std::lower_bound(m_moved.begin(), m_moved.end(), c.owner_start,
-                               [](const DieSlot& s, Picoseconds t) { return s.start < t; });
-    return it != m_moved.end() && it->start == c.owner_start;
-  };
+  // Their transfers go too; a transfer names its die slot by its start. A die's slots are
+  // disjoint and each one's transfers lie within it, so in start order the transfers' owners come
+  // in start order too: one walk down both lists finds the moved ones (a search per transfer made
+  // a deep backlog's every overtaking cost O(backlog log backlog)).
   auto& transfers = m_transfer_slots[die];
-  const auto first = first_ending_after(transfers, m_moved.front().start);
-  transfers.erase(std::remove_if(first, transfers.end(), moved_owner), transfers.end());
+  auto kept = first_ending_after(transfers, m_moved.front().start);
+  auto owner = m_moved.cbegin();
+  for (auto it = kept; it != transfers.end(); ++it) {
+    while (owner != m_moved.cend() && owner->start < it->owner_start) ++owner;
+    if (owner == m_moved.cend() || owner->start != it->owner_start) *kept++ = *it;
+  }
+  transfers.erase(kept, transfers.end());
 }
 
 // Puts the reservations take_overtaken() removed back, in their old order, each at the first
