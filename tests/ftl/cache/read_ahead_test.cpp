@@ -150,16 +150,26 @@ TEST(ReadAhead, StopsAtTheEndOfTheDevice) {
 // Data read ahead, then written, trimmed or rewritten below the cache's copy, reads back as the
 // oracle expects on every scheme: runs of sequential reads (1 to 8 units each, runs of up to 40
 // reads) among random writes (whole and partial units), trims and flushes, with a small cache so
-// lines read ahead are evicted too.
+// lines read ahead are evicted too; write-back and write-through, and lines of four units without
+// read caching (read-ahead keeps what it reads either way).
 TEST(ReadAhead, EverySchemeKeepsTheOracleCleanWithReadAhead) {
   std::vector<std::string> ran;
   for (const std::string& scheme : scheme_names()) {
-    for (const char* mode : {"write_back", "write_through"}) {
+    struct Case {
+      const char* mode;
+      uint32_t units_per_line;
+      bool read_caching;
+    };
+    for (const Case c : {Case{"write_back", 1, true}, Case{"write_through", 1, true},
+                         Case{"write_back", 4, false}}) {
       config::PlatformConfig p = reading_ahead(16, 2, 48);
-      p.cache.mode = mode;
+      p.cache.mode = c.mode;
+      p.cache.line_bytes = c.units_per_line * p.nand.page_bytes;
+      p.cache.read_caching = c.read_caching;
+      const std::string mode = c.mode;
       p.ftl.scheme = scheme;
       if (config::find_platform_problem(p, scheme_catalog()) || needs_hash_engine(p)) continue;
-      SCOPED_TRACE(scheme + " " + mode);
+      SCOPED_TRACE(scheme + " " + mode + " lines of " + std::to_string(c.units_per_line));
       FtlDevice device(p, with_oracle());
       const Geometry& g = device.geometry();
       const uint64_t units = g.logical_units;
