@@ -26,39 +26,44 @@ MemoryTiming::MemoryTiming(const MemoryTimingParams& params) : m_params(params) 
 
 Picoseconds MemoryTiming::reserve(Picoseconds ready, Picoseconds transfer) {
   if (transfer == 0) return ready;
+  const auto first = m_busy.begin() + static_cast<std::ptrdiff_t>(m_first);
   // The first busy interval that ends after `ready`: the one holding `ready`, or the next.
-  auto at = m_reserved.upper_bound(ready);
-  if (at != m_reserved.begin() && std::prev(at)->second > ready) --at;
+  auto at = std::partition_point(first, m_busy.end(),
+                                 [ready](const Interval& busy) { return busy.end <= ready; });
   Picoseconds start = ready;
-  for (; at != m_reserved.end(); ++at) {
-    if (start + transfer <= at->first) break;  // fits in the gap before `at`
-    start = std::max(start, at->second);
+  for (; at != m_busy.end(); ++at) {
+    if (start + transfer <= at->start) break;  // fits in the gap before `at`
+    start = std::max(start, at->end);
   }
   const Picoseconds end = start + transfer;
   // Merged with the interval it touches on either side, so a busy port holds few intervals.
-  auto before = at == m_reserved.begin() ? m_reserved.end() : std::prev(at);
-  const bool joins_before = before != m_reserved.end() && before->second == start;
-  const bool joins_after = at != m_reserved.end() && at->first == end;
+  const bool joins_before = at != first && std::prev(at)->end == start;
+  const bool joins_after = at != m_busy.end() && at->start == end;
   if (joins_before && joins_after) {
-    before->second = at->second;
-    m_reserved.erase(at);
+    std::prev(at)->end = at->end;
+    m_busy.erase(at);
   } else if (joins_before) {
-    before->second = end;
+    std::prev(at)->end = end;
   } else if (joins_after) {
-    const Picoseconds after_end = at->second;
-    m_reserved.erase(at);
-    m_reserved.emplace(start, after_end);
+    at->start = start;
   } else {
-    m_reserved.emplace_hint(at, start, end);
+    m_busy.insert(at, Interval{start, end});
   }
   return start;
 }
 
+void MemoryTiming::drop_ended(Picoseconds now) {
+  while (m_first < m_busy.size() && m_busy[m_first].end <= now) ++m_first;
+  // The dropped ones go in bulk once they are most of the array.
+  if (m_first > 64 && 2 * m_first > m_busy.size()) {
+    m_busy.erase(m_busy.begin(), m_busy.begin() + static_cast<std::ptrdiff_t>(m_first));
+    m_first = 0;
+  }
+}
+
 Picoseconds MemoryTiming::schedule(bool is_write, uint32_t bytes, Picoseconds ready,
                                    Picoseconds now) {
-  while (!m_reserved.empty() && m_reserved.begin()->second <= now) {
-    m_reserved.erase(m_reserved.begin());
-  }
+  drop_ended(now);
   const Picoseconds transfer = transfer_ps(bytes);
   const Picoseconds start = reserve(ready, transfer);
   m_counters.busy_ps += transfer;

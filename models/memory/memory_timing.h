@@ -7,9 +7,9 @@
 // refresh, and the asymmetric wear of NVRAM. Plain C++ with no SystemC.
 #pragma once
 
-#include <map>
-
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "config/platform_config.h"
 #include "ftl/core/types.h"
@@ -51,7 +51,10 @@ class MemoryTiming {
 
   // The power went off at `cut` and came back: the port is free from then on (what was being
   // transferred stopped; NVRAM keeps what had been written, which is the FTL's business).
-  void power_off(Picoseconds) { m_reserved.clear(); }
+  void power_off(Picoseconds) {
+    m_busy.clear();
+    m_first = 0;
+  }
 
   const MemoryCounters& counters() const { return m_counters; }
   const MemoryTimingParams& params() const { return m_params; }
@@ -63,10 +66,19 @@ class MemoryTiming {
   // Finds the start of the first gap of `transfer` from `ready` on and reserves it.
   Picoseconds reserve(Picoseconds ready, Picoseconds transfer);
 
+  // Forgets the intervals that ended by `now`.
+  void drop_ended(Picoseconds now);
+
   MemoryTimingParams m_params;
-  // The port's busy intervals that have not ended (start -> end), never overlapping, touching
-  // ones merged; those that ended before the latest `now` are dropped.
-  std::map<Picoseconds, Picoseconds> m_reserved;
+  // The port's busy intervals from m_first on, sorted, never overlapping, touching ones merged;
+  // those before m_first ended by the latest `now` and are dropped in bulk now and then. A sorted
+  // array, not a tree: nearly every access lands at its end, so it costs no allocation.
+  struct Interval {
+    Picoseconds start;
+    Picoseconds end;
+  };
+  std::vector<Interval> m_busy;
+  size_t m_first = 0;
   MemoryCounters m_counters;
 };
 

@@ -263,8 +263,14 @@ Picoseconds NandTiming::schedule(const ftl::FlashOp& op, Picoseconds ready) {
   const uint32_t die = op.die;
   const uint32_t channel = channel_of(die);
 
-  drop_ended_slots(die);
-  for (uint32_t d = channel; d < m_params.dies; d += m_params.channels) drop_ended_transfers(d);
+  // Most calls find nothing ended: checked here, where it inlines, before the calls.
+  const auto ended = [this](const auto& slots) {
+    return !slots.empty() && slots.front().end <= m_now;
+  };
+  if (ended(m_die_slots[die])) drop_ended_slots(die);
+  for (uint32_t d = channel; d < m_params.dies; d += m_params.channels) {
+    if (ended(m_transfer_slots[d])) drop_ended_transfers(d);
+  }
 
   const Shape shape = shape_of(op);
   if (rank_of(op.op_class) >= m_deferred_rank) return queue_gc(op, shape, ready);
