@@ -60,8 +60,9 @@ auto first_ending_after(Slots& slots, Picoseconds t, uint32_t& hint) {
   return answer;
 }
 
-template <typename Slot>
-void insert_sorted(std::vector<Slot>& slots, const Slot& slot) {
+template <typename Slots>
+void insert_sorted(Slots& slots, const typename Slots::value_type& slot) {
+  using Slot = typename Slots::value_type;
   auto pos = std::upper_bound(slots.begin(), slots.end(), slot.start,
                               [](Picoseconds t, const Slot& s) { return t < s.start; });
   slots.insert(pos, slot);
@@ -69,8 +70,8 @@ void insert_sorted(std::vector<Slot>& slots, const Slot& slot) {
 
 // Merges `extra` (sorted by start, disjoint from `into`) into `into`, from the back, in one pass;
 // it allocates only when `into` outgrows its capacity.
-template <typename Slot>
-void merge_sorted(std::vector<Slot>& into, const std::vector<Slot>& extra) {
+template <typename Slots>
+void merge_sorted(Slots& into, const std::vector<typename Slots::value_type>& extra) {
   size_t i = into.size();
   size_t j = extra.size();
   if (j == 0) return;
@@ -86,11 +87,11 @@ void merge_sorted(std::vector<Slot>& into, const std::vector<Slot>& extra) {
 
 // Drops the slots that ended by `t`; `floor` keeps the latest end dropped (see schedule()).
 template <typename Slot>
-void drop_ended(std::vector<Slot>& slots, Picoseconds t, Picoseconds& floor) {
+void drop_ended(SlotList<Slot>& slots, Picoseconds t, Picoseconds& floor) {
   auto keep = first_ending_after(slots, t);
   if (keep == slots.begin()) return;
   floor = std::max(floor, std::prev(keep)->end);
-  slots.erase(slots.begin(), keep);
+  slots.drop_front(keep);
 }
 
 }  // namespace

@@ -44,6 +44,7 @@
 #include "ftl/core/die_load.h"
 #include "ftl/core/flash_op.h"
 #include "ftl/core/types.h"
+#include "models/nand/slot_list.h"
 
 namespace ssd::models {
 
@@ -451,13 +452,13 @@ class NandTiming final : public ftl::DieLoad {
   std::vector<BlockOrder> m_block_order;  // per block, when per-block order is on
 
   NandTimingParams m_params;
-  uint8_t m_deferred_rank = kNoDeferredRank;      // operations of this rank or lower are queued GC
-  std::vector<std::vector<DieSlot>> m_die_slots;  // per die, sorted by start, disjoint
+  uint8_t m_deferred_rank = kNoDeferredRank;   // operations of this rank or lower are queued GC
+  std::vector<SlotList<DieSlot>> m_die_slots;  // per die, sorted by start, disjoint
   // Per die: its transfers on its channel, sorted and disjoint; the transfers of the dies of one
   // channel are disjoint too. Kept per die, not per channel, so that a die whose reservations
   // reach far ahead (a deep backlog) does not make every insertion of its channel's other dies
   // move them: each die's new transfers go near the end of its own list.
-  std::vector<std::vector<ChannelSlot>> m_transfer_slots;
+  std::vector<SlotList<ChannelSlot>> m_transfer_slots;
   std::vector<Picoseconds> m_die_floor;  // end of the last forgotten slot
   std::vector<Picoseconds> m_channel_floor;
   // Scratch, reused by every call: reservations taken off a die to make room, and the same
