@@ -89,9 +89,11 @@ void DataCache::read(const HostCommand& command, MappingScheme& scheme) {
       m_lines.touch(line);
       hit_bytes += uint64_t{m_geometry.sector_bytes} * __builtin_popcountll(span.mask_of(i));
       ++m_counts.read_hit_units;
-      if (m_lines.take_marks(line, slot_bit) != 0) ++m_counts.read_ahead_hit_units;
-      const uint32_t frame = m_lines.frame(line);
-      if (m_hit_frames.empty() || m_hit_frames.back() != frame) m_hit_frames.push_back(frame);
+      if (m_read_ahead_units != 0) {  // what only read-ahead needs: its marks, the frames read
+        if (m_lines.take_marks(line, slot_bit) != 0) ++m_counts.read_ahead_hit_units;
+        const uint32_t frame = m_lines.frame(line);
+        if (m_hit_frames.empty() || m_hit_frames.back() != frame) m_hit_frames.push_back(frame);
+      }
       ++i;
       continue;
     }
