@@ -12,13 +12,14 @@
 //          room (in the write's foreground: a full cache makes writes wait for write-back), when
 //          more than cache.dirty_high_watermark of the lines are dirty (behind the host, down to
 //          cache.dirty_low_watermark), on a flush (every dirty line) and on a FUA write (its own).
-//   read-ahead (cache.read_ahead_bytes): once cache.read_ahead_trigger reads in a row have each
-//          begun at the sector where the one before ended (one stream, as SimpleSSD's
-//          sequential detector: interleaved streams do not trigger it), every further read of
-//          the run keeps read_ahead_bytes beyond its end in the cache: what is not held yet from
-//          where read-ahead stopped to that point is read from the scheme behind the host
-//          (FlashOp::background, at host-read priority) and kept clean. A later read hit on it
-//          waits until its data has landed (FlashBackend::note_frame_loaded).
+//   read-ahead (cache.read_ahead_bytes): a read that begins at the sector where the one before
+//          ended continues a run (one stream, as SimpleSSD's sequential detector: interleaved
+//          streams do not trigger it); the read that makes cache.read_ahead_trigger of them in a
+//          row, and every read of the run after it, keeps read_ahead_bytes beyond its end in the
+//          cache: what is not held yet from where read-ahead stopped to that point is read from
+//          the scheme behind the host (FlashOp::background, at host-read priority) and kept
+//          clean. A later read hit on it waits until its data has landed
+//          (FlashBackend::note_frame_loaded).
 //   trim:  the units it covers whole are forgotten, then the scheme trims.
 //   flush: every dirty line written back, then the scheme's flush.
 //
