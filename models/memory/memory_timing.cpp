@@ -26,7 +26,7 @@ MemoryTiming::MemoryTiming(const MemoryTimingParams& params) : m_params(params) 
 
 Picoseconds MemoryTiming::reserve(Picoseconds ready, Picoseconds transfer) {
   if (transfer == 0) return ready;
-  const auto first = m_busy.begin() + static_cast<std::ptrdiff_t>(m_first);
+  const auto first = m_busy.begin();
   // The first busy interval that ends after `ready`: the one holding `ready`, or the next.
   auto at = std::partition_point(first, m_busy.end(),
                                  [ready](const Interval& busy) { return busy.end <= ready; });
@@ -52,18 +52,10 @@ Picoseconds MemoryTiming::reserve(Picoseconds ready, Picoseconds transfer) {
   return start;
 }
 
-void MemoryTiming::drop_ended(Picoseconds now) {
-  while (m_first < m_busy.size() && m_busy[m_first].end <= now) ++m_first;
-  // The dropped ones go in bulk once they are most of the array.
-  if (m_first > 64 && 2 * m_first > m_busy.size()) {
-    m_busy.erase(m_busy.begin(), m_busy.begin() + static_cast<std::ptrdiff_t>(m_first));
-    m_first = 0;
-  }
-}
-
 Picoseconds MemoryTiming::schedule(bool is_write, uint32_t bytes, Picoseconds ready,
                                    Picoseconds now) {
-  drop_ended(now);
+  m_busy.drop_front(std::partition_point(m_busy.begin(), m_busy.end(),
+                                         [now](const Interval& busy) { return busy.end <= now; }));
   const Picoseconds transfer = transfer_ps(bytes);
   const Picoseconds start = reserve(ready, transfer);
   m_counters.busy_ps += transfer;

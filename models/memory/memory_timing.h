@@ -7,12 +7,11 @@
 // refresh, and the asymmetric wear of NVRAM. Plain C++ with no SystemC.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
-#include <vector>
 
 #include "config/platform_config.h"
 #include "ftl/core/types.h"
+#include "models/common/slot_list.h"
 
 namespace ssd::models {
 
@@ -51,10 +50,7 @@ class MemoryTiming {
 
   // The power went off at `cut` and came back: the port is free from then on (what was being
   // transferred stopped; NVRAM keeps what had been written, which is the FTL's business).
-  void power_off(Picoseconds) {
-    m_busy.clear();
-    m_first = 0;
-  }
+  void power_off(Picoseconds) { m_busy.clear(); }
 
   const MemoryCounters& counters() const { return m_counters; }
   const MemoryTimingParams& params() const { return m_params; }
@@ -66,19 +62,14 @@ class MemoryTiming {
   // Finds the start of the first gap of `transfer` from `ready` on and reserves it.
   Picoseconds reserve(Picoseconds ready, Picoseconds transfer);
 
-  // Forgets the intervals that ended by `now`.
-  void drop_ended(Picoseconds now);
-
   MemoryTimingParams m_params;
-  // The port's busy intervals from m_first on, sorted, never overlapping, touching ones merged;
-  // those before m_first ended by the latest `now` and are dropped in bulk now and then. A sorted
-  // array, not a tree: nearly every access lands at its end, so it costs no allocation.
+  // The port's busy intervals that have not ended by the latest `now`: sorted, never
+  // overlapping, touching ones merged. Nearly every access lands at the end of the list.
   struct Interval {
     Picoseconds start;
     Picoseconds end;
   };
-  std::vector<Interval> m_busy;
-  size_t m_first = 0;
+  SlotList<Interval> m_busy;
   MemoryCounters m_counters;
 };
 

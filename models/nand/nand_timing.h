@@ -44,7 +44,7 @@
 #include "ftl/core/die_load.h"
 #include "ftl/core/flash_op.h"
 #include "ftl/core/types.h"
-#include "models/nand/slot_list.h"
+#include "models/common/slot_list.h"
 
 namespace ssd::models {
 

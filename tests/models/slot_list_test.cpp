@@ -1,7 +1,7 @@
-// SlotList (models/nand/slot_list.h): dropping the front moves a start index, not the elements;
+// SlotList (models/common/slot_list.h): dropping the front moves a start index, not the elements;
 // what is left reads, inserts and erases as a std::vector of it would; the storage is compacted
 // once the dropped part is at least half of it, without changing what the list holds.
-#include "models/nand/slot_list.h"
+#include "models/common/slot_list.h"
 
 #include <gtest/gtest.h>
 

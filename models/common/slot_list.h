@@ -1,6 +1,7 @@
-// The reservations a die or its channel holds, in time order (nand_timing.h): a vector whose
-// front is dropped as reservations end. Dropping moves a start index instead of the elements, so
-// a die with a long backlog does not copy its whole list each time one reservation ends; the
+// Reservations in time order (a die's or a channel's in nand_timing.h, a memory port's busy
+// intervals in memory_timing.h): a vector whose front is dropped as reservations end. Dropping
+// moves a start index instead of the elements, so a long list is not copied each time one
+// reservation ends (nor allocated per reservation, as a tree would be); the
 // storage is compacted once the dropped part is at least half of it. Otherwise it is used as a
 // std::vector (iterators, insert, erase, resize), over the reservations not dropped.
 #pragma once
@@ -39,6 +40,7 @@ class SlotList {
   }
   iterator insert(const_iterator at, const T& item) { return m_items.insert(at, item); }
   iterator erase(const_iterator from, const_iterator to) { return m_items.erase(from, to); }
+  iterator erase(const_iterator at) { return m_items.erase(at); }
 
   // Drops every element before `keep` (an iterator of this list).
   void drop_front(const_iterator keep) {
