@@ -122,10 +122,15 @@ class FlashBackend {
   // load; nullptr (the default) when there is no timing model.
   const DieLoad* die_load() const { return m_die_load; }
   void set_die_load(const DieLoad* load) { m_die_load = load; }
-  // Programs the current command has recorded on `die` so far (not yet known to the timing).
+  // Programs the current command has made on `die` so far (not yet known to the timing).
   uint32_t programs_in_command(uint32_t die) const {
     return die < m_programs_in_command.size() ? m_programs_in_command[die] : 0;
   }
+  // Placement that compares dies by them (ftl.placement=least_busy_die) turns this on: then they
+  // are counted whether or not operations are recorded, so an untimed pass (preconditioning, a
+  // warm-up) places pages as the same commands recorded one by one do. Off, they are counted only
+  // with the recording, and an untimed pass spends nothing on them.
+  void count_programs_unrecorded(bool on) { m_count_unrecorded = on; }
 
   // Power-loss safe erases (garbage_collector.h, EraseGuard): program `op` of this command wrote
   // newer copies of units whose older copies are in `block`, so an erase of `block` must wait for
@@ -217,9 +222,8 @@ class FlashBackend {
 
   // --- for the controller (or a test) that drives the scheme ---
   void begin_command() {
-    for (const FlashOp& op : m_ops.ops()) {
-      if (op.kind == OpKind::kProgram) m_programs_in_command[op.die] = 0;
-    }
+    for (const uint32_t die : m_programmed_dies) m_programs_in_command[die] = 0;
+    m_programmed_dies.clear();
     m_ops.clear();
     m_cpu.clear();
     m_delivered.clear();
@@ -270,11 +274,20 @@ class FlashBackend {
 
   uint32_t record(OpKind kind, OpClass op_class, PageId page, uint32_t bytes, uint32_t after,
                   PageId source = kNone) {
-    if (!m_recording) return kNone;
+    if (!m_recording) {
+      if (m_count_unrecorded && kind == OpKind::kProgram) count_program(die_of(page));
+      return kNone;
+    }
     ++m_cpu.flash_ops;
-    const uint32_t die = m_geometry.die_of_block(m_geometry.block_of_page(page));
-    if (kind == OpKind::kProgram) ++m_programs_in_command[die];
+    const uint32_t die = die_of(page);
+    if (kind == OpKind::kProgram) count_program(die);
     return m_ops.push(FlashOp{kind, op_class, die, bytes, after, page, source, m_background});
+  }
+  uint32_t die_of(PageId page) const {
+    return m_geometry.die_of_block(m_geometry.block_of_page(page));
+  }
+  void count_program(uint32_t die) {
+    if (m_programs_in_command[die]++ == 0) m_programmed_dies.push_back(die);
   }
   uint32_t record_memory(OpKind kind, OpClass op_class, uint32_t bytes, uint32_t after) {
     if (!m_recording) return kNone;
@@ -301,6 +314,8 @@ class FlashBackend {
   bool m_background = false;
   const DieLoad* m_die_load = nullptr;
   std::vector<uint32_t> m_programs_in_command;  // per die, reset by begin_command()
+  std::vector<uint32_t> m_programmed_dies;      // the dies counted above since then
+  bool m_count_unrecorded = false;
   OpList m_ops;
   CpuWork m_cpu;
   WriteCounters m_written;

@@ -47,9 +47,11 @@ PageStore::PageStore(const config::PlatformConfig& platform, FlashBackend& backe
   // Every stream beyond one host and one GC stream holds an open block per plane.
   m_stream_blocks = static_cast<uint32_t>(m_host_writers.size() + m_gc_writers.size() - 2);
   const uint64_t live_limit = plane_live_limit(platform, backend.geometry(), m_stream_blocks);
+  const PlacementPolicy placement = placement_policy(platform.ftl.placement);
+  if (placement == PlacementPolicy::kLeastBusyDie) backend.count_programs_unrecorded(true);
   for (UnitWriter& host : m_host_writers) {
     host.set_listener(&m_gc);
-    host.set_placement(placement_policy(platform.ftl.placement));
+    host.set_placement(placement);
     host.set_plane_live_limit(live_limit);
   }
   m_map_writer.set_listener(&m_gc);
