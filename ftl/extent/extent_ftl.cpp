@@ -27,7 +27,8 @@ ExtentFtl::ExtentFtl(const SchemeContext& context, std::unique_ptr<ExtentMap> ma
                     m_geometry.units_per_page),
       m_gc_in_runs(context.platform.ftl.settings.get<ExtentSettings>().gc_relocation != "units"),
       m_placement(placement_policy(context.platform.ftl.placement)),
-      m_plane_live_limit(plane_live_limit(context.platform, m_geometry)) {}
+      m_plane_live_limit(plane_live_limit(context.platform, m_geometry)),
+      m_mapped_end(m_map->pieces() == 0 ? 0 : m_geometry.logical_units) {}
 
 std::vector<MappingFigure> ExtentFtl::mapping_figures() const {
   const auto mean = [](uint64_t total, uint64_t count) {
@@ -210,6 +211,11 @@ void ExtentFtl::add_to_pending(Lun lun, SlotId slot) {
 
 uint32_t ExtentFtl::map_extent(const Extent& extent, bool free_displaced) {
   m_displaced.clear();
+  // Nothing was ever mapped at or after the extent's first unit (a sequential fill of an empty
+  // device): untimed, it goes in without the search for what it displaces (there is nothing).
+  const bool unmapped = extent.lun >= m_mapped_end && !m_backend.recording();
+  m_mapped_end = std::max<uint64_t>(m_mapped_end, extent.end());
+  if (unmapped) return m_map->insert_unmapped(extent);
   const uint32_t generated = m_map->insert(extent, m_displaced);
   if (free_displaced) {
     for (const Extent& old : m_displaced) {

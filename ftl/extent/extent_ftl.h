@@ -118,6 +118,9 @@ class ExtentFtl final : public MappingScheme, private MappingOwner {
   uint32_t m_stripe_cursor = 0;
   PlacementPolicy m_placement;
   uint64_t m_plane_live_limit;  // live units beyond which the stripe skips a plane
+  // No unit at or after it was ever mapped (the end of the furthest extent mapped; a map given
+  // with pieces in it counts as mapped everywhere).
+  uint64_t m_mapped_end;
 
   // The write in progress.
   UnitData m_head{0, kNone}, m_tail{0, kNone};

@@ -51,6 +51,14 @@ class ExtentMap {
   // was stored as (VET: its canonical extents; EMT: 1).
   virtual uint32_t insert(const Extent& extent, std::vector<Extent>& displaced) = 0;
 
+  // insert() of an extent none of whose units is mapped (the caller knows it), without looking
+  // for what it would displace: the same map insert() leaves, without insert()'s lookups. For
+  // untimed work only (preconditioning): in a timed write those lookups are part of its cost.
+  virtual uint32_t insert_unmapped(const Extent& extent) {
+    std::vector<Extent> none;
+    return insert(extent, none);
+  }
+
   // Unmaps [lun, lun + length) (a trim); appends the displaced parts as insert() does.
   virtual void erase(Lun lun, uint32_t length, std::vector<Extent>& displaced) = 0;
 

@@ -91,14 +91,25 @@ void EmtMap::insert_kept() {
 // (re-inserted)") rather than trimmed in place, which would save their insertions.
 uint32_t EmtMap::insert(const Extent& extent, std::vector<Extent>& displaced) {
   if (extent.length == 0) return 0;
-  check_range(extent.lun, extent.length);
-  if (extent.slot == kNone || uint64_t{extent.slot} + extent.length > m_space.slots) {
-    throw std::out_of_range("EMT: extent slots beyond the device");
-  }
+  check_extent(extent);
   cut(extent.lun, extent.end(), displaced);
   m_tree.insert(extent.lun, extent.length, extent.slot);
   insert_kept();
   return 1;
+}
+
+uint32_t EmtMap::insert_unmapped(const Extent& extent) {
+  if (extent.length == 0) return 0;
+  check_extent(extent);
+  m_tree.append(extent.lun, extent.length, extent.slot);
+  return 1;
+}
+
+void EmtMap::check_extent(const Extent& extent) const {
+  check_range(extent.lun, extent.length);
+  if (extent.slot == kNone || uint64_t{extent.slot} + extent.length > m_space.slots) {
+    throw std::out_of_range("EMT: extent slots beyond the device");
+  }
 }
 
 // A trim is Algorithm 4 without the new extent: the overlapped parts go, the rest is kept.

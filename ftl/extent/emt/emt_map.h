@@ -30,6 +30,7 @@ class EmtMap final : public ExtentMap {
 
   void lookup(Lun lun, uint32_t length, std::vector<Extent>& found) override;
   uint32_t insert(const Extent& extent, std::vector<Extent>& displaced) override;
+  uint32_t insert_unmapped(const Extent& extent) override;
   void erase(Lun lun, uint32_t length, std::vector<Extent>& displaced) override;
   SlotId slot_of(Lun lun) override;
 
@@ -56,6 +57,7 @@ class EmtMap final : public ExtentMap {
   // Algorithm 4, line 15 for the remainders.
   void insert_kept();
   void check_range(Lun lun, uint32_t length) const;
+  void check_extent(const Extent& extent) const;
   Extent extent_of(uint32_t n) const { return {m_tree.start(n), m_tree.length(n), m_tree.slot(n)}; }
 
   ExtentSpace m_space;

@@ -199,6 +199,25 @@ uint32_t ExtentTree::insert(Lun start, uint32_t length, SlotId slot) {
   } else {
     m_links[p].right = z;
   }
+  if (p == kNil || (!go_left && p == m_last)) m_last = z;
+  ++m_size;
+  insert_fixup(z);
+  return z;
+}
+
+uint32_t ExtentTree::append(Lun start, uint32_t length, SlotId slot) {
+  if (m_last == kNil && m_root != kNil) {
+    const uint64_t counted = m_cpu.tree_nodes;
+    m_last = last();
+    m_cpu.tree_nodes = counted;
+  }
+  if (m_last == kNil || start <= m_links[m_last].start) return insert(start, length, slot);
+  const uint32_t p = m_last;
+  const uint32_t z = allocate();  // may move the pools: no references held across it
+  m_links[z] = Links{start, kNil, kNil, p | kRedBit};
+  m_data[z] = Data{length, slot};
+  m_links[p].right = z;  // the largest node has no right child
+  m_last = z;
   ++m_size;
   insert_fixup(z);
   return z;
@@ -265,6 +284,7 @@ void ExtentTree::transplant(uint32_t u, uint32_t v) {
 }
 
 void ExtentTree::erase(uint32_t z) {
+  if (z == m_last) m_last = kNil;
   visit(parent(z));  // its child link changes; z itself is in the caller's hand
   bool removed_black = !red(z);
   uint32_t x;

@@ -52,6 +52,11 @@ class ExtentTree {
   Bracket bracket(Lun key);
   // Adds a node; `start` must not be in the tree (std::logic_error otherwise). Returns it.
   uint32_t insert(Lun start, uint32_t length, SlotId slot);
+  // insert() of a node whose start is above every start in the tree, without the descent: it
+  // hangs under the largest node, which the tree knows while no erase removed it. The same tree
+  // as insert() makes; its descent is not counted (for untimed work: a sequential fill).
+  // `start` at or below the largest start: insert().
+  uint32_t append(Lun start, uint32_t length, SlotId slot);
   // Removes `node` (a live node). Other nodes keep their index.
   void erase(uint32_t node);
   // In-order neighbours of a live node, or kNil.
@@ -123,6 +128,7 @@ class ExtentTree {
   uint32_t m_root = kNil;
   uint32_t m_free = kNil;  // first unused node, linked through parent_red
   uint32_t m_size = 0;
+  uint32_t m_last = kNil;  // the node with the largest start; kNil: not known (or empty)
 };
 
 }  // namespace ssd::ftl

@@ -339,12 +339,30 @@ SlotId VetMap::binary_search(Lun lun, Probe&& probe) {
 }
 
 uint32_t VetMap::insert(const Extent& extent, std::vector<Extent>& displaced) {
-  check_range(extent.lun, extent.length);
+  check_extent(extent);
   if (extent.length == 0) return 0;
-  if (extent.slot == kNone || uint64_t{extent.slot} + extent.length > kNone) {
+  cut(extent.lun, uint64_t{extent.lun} + extent.length, displaced);
+  return add_leaves(extent);
+}
+
+uint32_t VetMap::insert_unmapped(const Extent& extent) {
+  if (m_accelerator != nullptr) {  // its searches are commands to the accelerator: all kept
+    std::vector<Extent> none;
+    return insert(extent, none);
+  }
+  check_extent(extent);
+  return extent.length == 0 ? 0 : add_leaves(extent);
+}
+
+void VetMap::check_extent(const Extent& extent) const {
+  check_range(extent.lun, extent.length);
+  if (extent.length != 0 &&
+      (extent.slot == kNone || uint64_t{extent.slot} + extent.length > kNone)) {
     throw std::invalid_argument("VET: the extent's slots run past the 32-bit slot space");
   }
-  cut(extent.lun, uint64_t{extent.lun} + extent.length, displaced);
+}
+
+uint32_t VetMap::add_leaves(const Extent& extent) {
   NodeValue leaf;
   if (m_options.layout == VetLayout::kPointerFree) {
     leaf = NodeValue{extent.lun, extent.length, extent.slot};

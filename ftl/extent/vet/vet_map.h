@@ -73,6 +73,7 @@ class VetMap final : public ExtentMap {
 
   void lookup(Lun lun, uint32_t length, std::vector<Extent>& found) override;
   uint32_t insert(const Extent& extent, std::vector<Extent>& displaced) override;
+  uint32_t insert_unmapped(const Extent& extent) override;
   void erase(Lun lun, uint32_t length, std::vector<Extent>& displaced) override;
   SlotId slot_of(Lun lun) override;
   // On the accelerator: the binary search looking at the engine's table without commands.
@@ -137,6 +138,9 @@ class VetMap final : public ExtentMap {
   // Deletes every leaf meeting [start, end), appends the parts inside it to `displaced` and
   // stores again the parts outside it.
   void cut(uint64_t start, uint64_t end, std::vector<Extent>& displaced);
+  // The leaves of `extent` (its canonical extents), their ancestors' counts raised; how many.
+  uint32_t add_leaves(const Extent& extent);
+  void check_extent(const Extent& extent) const;
   void add_leaf(const CanonicalExtent& piece, const NodeValue& leaf);
   void remove_leaf(uint64_t key);
   Extent leaf_extent(const NodeValue& leaf);

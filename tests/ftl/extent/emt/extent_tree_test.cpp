@@ -11,6 +11,7 @@
 #include <iterator>
 #include <map>
 #include <stdexcept>
+#include <vector>
 
 #include "ftl/core/random.h"
 
@@ -227,6 +228,49 @@ TEST(ExtentTree, SortedInsertionsStayBalancedAndDrain) {
     ASSERT_LE(n, pool);
   }
   EXPECT_EQ(t.check(), "");
+}
+
+// append() (a start above every other, no descent) builds the very tree insert() builds: the
+// same root, links, colours and node indices, through erases that remove the largest node and
+// others, and a start that is not the largest (append() then inserts).
+TEST(ExtentTree, AppendBuildsTheTreeInsertBuilds) {
+  CpuWork cpu_a, cpu_b;
+  ExtentTree appended(cpu_a), inserted(cpu_b);
+  Random random(5);
+  std::vector<uint32_t> nodes;
+  Lun next = 1;
+  for (int i = 0; i < 20000; ++i) {
+    const uint64_t draw = random.below(100);
+    if (draw < 8 && !nodes.empty()) {  // erase the largest node, or any
+      const size_t at = draw < 4 ? nodes.size() - 1 : random.below(nodes.size());
+      appended.erase(nodes[at]);
+      inserted.erase(nodes[at]);
+      nodes.erase(nodes.begin() + static_cast<std::ptrdiff_t>(at));
+      continue;
+    }
+    // Mostly above every start; sometimes below the largest (a gap left by an erase, or new).
+    Lun start = next;
+    if (draw < 12 && next > 1) start = static_cast<Lun>(random.below(next));
+    if (inserted.find(start) != kNil) continue;
+    next = std::max(next, start + 1 + static_cast<Lun>(random.below(4)));
+    const uint32_t a = appended.append(start, 1, start);
+    const uint32_t b = inserted.insert(start, 1, start);
+    ASSERT_EQ(a, b) << "step " << i;
+    nodes.insert(std::upper_bound(
+                     nodes.begin(), nodes.end(), a,
+                     [&](uint32_t x, uint32_t y) { return inserted.start(x) < inserted.start(y); }),
+                 a);
+  }
+  ASSERT_EQ(appended.size(), inserted.size());
+  ASSERT_EQ(appended.root(), inserted.root());
+  EXPECT_EQ(appended.check(), "");
+  for (const uint32_t n : nodes) {
+    ASSERT_EQ(appended.start(n), inserted.start(n));
+    ASSERT_EQ(appended.left(n), inserted.left(n));
+    ASSERT_EQ(appended.right(n), inserted.right(n));
+    ASSERT_EQ(appended.parent(n), inserted.parent(n));
+    ASSERT_EQ(appended.red(n), inserted.red(n));
+  }
 }
 
 }  // namespace
