@@ -20,6 +20,7 @@
 #include "ftl/page/page_settings.h"
 #include "ftl/scheme_registry.h"
 #include "rtl/model/vet_hash_model.h"
+#include "tests/ftl/served_alike.h"
 #include "tests/ftl/tiny_platform.h"
 
 namespace ssd::ftl {
@@ -115,20 +116,7 @@ void expect_same_outcome(FtlDevice& a, FtlDevice& b, const std::string& what) {
     }
     HostCommand cb = ca;
     mismatches += a.run(ca) + b.run(cb);
-    const auto& oa = a.backend().ops().ops();
-    const auto& ob = b.backend().ops().ops();
-    bool same = oa.size() == ob.size();
-    for (size_t k = 0; same && k < oa.size(); ++k) {
-      same = oa[k].kind == ob[k].kind && oa[k].op_class == ob[k].op_class &&
-             oa[k].die == ob[k].die && oa[k].bytes == ob[k].bytes && oa[k].after == ob[k].after &&
-             oa[k].page == ob[k].page && oa[k].source == ob[k].source;
-    }
-    const auto& da = a.backend().delivered();
-    const auto& db = b.backend().delivered();
-    same = same && da.size() == db.size();
-    for (size_t k = 0; same && k < da.size(); ++k) {
-      same = da[k].lun == db[k].lun && da[k].token == db[k].token;
-    }
+    const bool same = testing::served_alike(a, b);
     if (!same) ++differing;
   }
   EXPECT_EQ(differing, 0u) << what << ": commands served differently";

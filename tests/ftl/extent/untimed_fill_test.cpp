@@ -13,6 +13,7 @@
 #include "ftl/core/ftl_device.h"
 #include "ftl/core/random.h"
 #include "ftl/extent/vet/vet_settings.h"
+#include "tests/ftl/served_alike.h"
 #include "tests/ftl/tiny_platform.h"
 
 namespace ssd::ftl {
@@ -72,20 +73,8 @@ void expect_same_device(const config::PlatformConfig& platform, const std::strin
     a.start_sector = random.below(g.logical_sectors() - a.sector_count + 1);
     HostCommand b = a;
     mismatches += untimed.run(a) + recorded.run(b);
-    const auto& oa = untimed.backend().ops().ops();
-    const auto& ob = recorded.backend().ops().ops();
-    bool same = oa.size() == ob.size();
-    for (size_t k = 0; same && k < oa.size(); ++k) {
-      same = oa[k].kind == ob[k].kind && oa[k].die == ob[k].die && oa[k].page == ob[k].page &&
-             oa[k].after == ob[k].after;
-    }
-    const auto& da = untimed.backend().delivered();
-    const auto& db = recorded.backend().delivered();
-    same = same && da.size() == db.size();
-    for (size_t k = 0; same && k < da.size(); ++k) {
-      same = da[k].lun == db[k].lun && da[k].token == db[k].token;
-    }
-    same = same && same_cpu_work(untimed.backend().cpu_work(), recorded.backend().cpu_work());
+    const bool same = testing::served_alike(untimed, recorded) &&
+                      same_cpu_work(untimed.backend().cpu_work(), recorded.backend().cpu_work());
     differing += !same;
   }
   EXPECT_EQ(differing, 0u) << what << ": commands served differently";
