@@ -56,21 +56,24 @@ void expect_energy(const report::RunReport& r, uint64_t copybacks) {
   EXPECT_GT(r.energy.dram_j, 0.0);
 }
 
-TEST(EnergyRun, EachPartIsItsFigureTimesWhatTheRunDid) {
-  const report::RunReport r =
-      run_platform("platforms/default.toml",
-                   with(kFigures, {"precondition.fill_ratio=1.0",
+// 4000 requests on the default platform, full and aged (so that GC erases), with the figures
+// and `extra`.
+report::RunReport aged_run(std::vector<std::string> extra) {
+  return run_platform(
+      "platforms/default.toml",
+      with(with(kFigures, extra), {"precondition.fill_ratio=1.0",
                                    "precondition.overwrite_ratio=0.5", "workload.requests=4000"}));
+}
+
+TEST(EnergyRun, EachPartIsItsFigureTimesWhatTheRunDid) {
+  const report::RunReport r = aged_run({});
   expect_clean_run(r);
   EXPECT_EQ(r.nand_copybacks, 0u);
   expect_energy(r, 0);
 }
 
 TEST(EnergyRun, ACopyBackDrawsReadAndProgramCurrent) {
-  const report::RunReport r =
-      run_platform("platforms/default.toml",
-                   with(kFigures, {"nand.copyback=true", "precondition.fill_ratio=1.0",
-                                   "precondition.overwrite_ratio=0.5", "workload.requests=4000"}));
+  const report::RunReport r = aged_run({"nand.copyback=true"});
   expect_clean_run(r);
   EXPECT_GT(r.nand_copybacks, 0u);
   expect_energy(r, r.nand_copybacks);
@@ -79,10 +82,7 @@ TEST(EnergyRun, ACopyBackDrawsReadAndProgramCurrent) {
 // With the dies kept busy (least_busy_die), GC owed at the end outlasts the last completion on
 // some die: its busy time passes the run's, and it has no standby time rather than a negative one.
 TEST(EnergyRun, ADieBusyPastTheRunHasNoStandbyTime) {
-  const report::RunReport r =
-      run_platform("platforms/default.toml",
-                   with(kFigures, {"ftl.placement=least_busy_die", "precondition.fill_ratio=1.0",
-                                   "precondition.overwrite_ratio=0.5", "workload.requests=4000"}));
+  const report::RunReport r = aged_run({"ftl.placement=least_busy_die"});
   expect_clean_run(r);
   const uint64_t busiest = *std::max_element(r.die_busy_ns.begin(), r.die_busy_ns.end());
   ASSERT_GT(busiest, r.simulated_ns) << "the case this test is for";

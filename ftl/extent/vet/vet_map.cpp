@@ -347,8 +347,8 @@ uint32_t VetMap::insert(const Extent& extent, std::vector<Extent>& displaced) {
 
 uint32_t VetMap::insert_unmapped(const Extent& extent) {
   if (m_accelerator != nullptr) {  // its searches are commands to the accelerator: all kept
-    std::vector<Extent> none;
-    return insert(extent, none);
+    m_nothing_displaced.clear();
+    return insert(extent, m_nothing_displaced);
   }
   check_extent(extent);
   return extent.length == 0 ? 0 : add_leaves(extent);

@@ -170,6 +170,7 @@ class VetMap final : public ExtentMap {
   // Scratch reused by every operation.
   std::vector<Frame> m_stack;
   std::vector<FoundLeaf> m_found;
+  std::vector<Extent> m_nothing_displaced;   // insert_unmapped()'s on the accelerator (stays empty)
   std::vector<uint64_t>* m_trace = nullptr;  // search_path() records probes here
 };
 
