@@ -164,6 +164,13 @@ json to_json(const RunReport& r, bool include_wall_clock) {
   j["gc"] = {{"invocations", r.gc_invocations},
              {"pages_copied", r.gc_pages_copied},
              {"erases", r.gc_erases}};
+  // Mean over victims of the victims run in the same host command; null without any.
+  if (r.gc_victims_in_commands > 0) {
+    j["gc"]["victims_per_command"] = static_cast<double>(r.gc_victims_squared_by_command) /
+                                     static_cast<double>(r.gc_victims_in_commands);
+  } else {
+    j["gc"]["victims_per_command"] = nullptr;
+  }
   j["wear"] = {{"erase_count_min", r.erase_count_min},
                {"erase_count_max", r.erase_count_max},
                {"erase_count_mean", r.erase_count_mean}};

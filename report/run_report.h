@@ -71,6 +71,9 @@ struct RunReport {
   uint64_t mapping_units_written = 0;
   uint64_t padded_units = 0;
   uint64_t gc_invocations = 0, gc_pages_copied = 0, gc_erases = 0;
+  // GC victims run within host commands, and the sum over commands of the square of each
+  // command's count (ftl_stats.h).
+  uint64_t gc_victims_in_commands = 0, gc_victims_squared_by_command = 0;
   uint64_t erase_count_min = 0, erase_count_max = 0;
   double erase_count_mean = 0.0;
 

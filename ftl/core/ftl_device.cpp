@@ -45,6 +45,7 @@ FtlDevice::FtlDevice(const config::PlatformConfig& platform, const FtlDeviceOpti
 uint64_t FtlDevice::run(HostCommand& command) {
   command.id = ++m_next_id;
   m_backend->begin_command();
+  const uint64_t victims_before = m_scheme->stats().gc_invocations;
   if (m_cache && m_backend->recording()) {
     m_cache->execute(command, *m_scheme);
   } else {
@@ -52,6 +53,9 @@ uint64_t FtlDevice::run(HostCommand& command) {
   }
   const bool fua = command.kind == CommandKind::kWrite && command.fua;
   if (fua) m_scheme->flush(command);
+  const uint64_t victims = m_scheme->stats().gc_invocations - victims_before;
+  m_victims_by_command.gc_victims_in_commands += victims;
+  m_victims_by_command.gc_victims_squared_by_command += victims * victims;
   if (!m_oracle) return 0;
   switch (command.kind) {
     case CommandKind::kWrite: {

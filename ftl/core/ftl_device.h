@@ -68,10 +68,12 @@ class FtlDevice {
   FlashArray& flash() { return *m_flash; }
   FlashBackend& backend() { return *m_backend; }
   // What GC did over the device's life: the scheme's counts, plus those of the schemes power
-  // cuts took away (a recovered scheme counts from zero).
+  // cuts took away (a recovered scheme counts from zero), and how its victims fell into host
+  // commands.
   FtlStats stats() const {
     FtlStats total = m_retired_stats;
     total += m_scheme->stats();
+    total += m_victims_by_command;
     return total;
   }
   MappingScheme& scheme() { return *m_scheme; }
@@ -130,7 +132,8 @@ class FtlDevice {
   HashEngine* m_hash_engine;
   SchemeMaker m_make;
   std::optional<DurabilityCheck> m_durability;
-  FtlStats m_retired_stats;  // of the schemes power cuts took away
+  FtlStats m_retired_stats;       // of the schemes power cuts took away
+  FtlStats m_victims_by_command;  // only its gc_victims_* counts
   uint64_t m_last_flush_marker = 0;
   ChangeSpan m_last_fua_changes;
 

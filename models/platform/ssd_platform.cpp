@@ -359,6 +359,9 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
   r.gc_invocations = now.gc_invocations - before.gc_invocations;
   r.gc_pages_copied = now.gc_units_copied - before.gc_units_copied;
   r.gc_erases = now.gc_erases - before.gc_erases;
+  r.gc_victims_in_commands = now.gc_victims_in_commands - before.gc_victims_in_commands;
+  r.gc_victims_squared_by_command =
+      now.gc_victims_squared_by_command - before.gc_victims_squared_by_command;
 
   const ftl::FlashArray& flash = m_device->flash();
   const uint32_t blocks = m_device->geometry().blocks();
