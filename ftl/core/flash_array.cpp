@@ -12,7 +12,7 @@ FlashArray::FlashArray(const Geometry& geometry, uint32_t spare_words_per_page, 
       m_store_tokens(store_tokens),
       m_write_pointer(geometry.blocks(), 0),
       m_erase_count(geometry.blocks(), 0),
-      m_spare(geometry.pages() * spare_words_per_page, kNone),
+      m_spare(geometry, spare_words_per_page),
       m_tokens(store_tokens ? geometry.slots() : 0, 0) {
   if (uint64_t(spare_words_per_page) * 4 > geometry.spare_bytes) {
     throw std::invalid_argument(
@@ -31,7 +31,7 @@ void FlashArray::program(PageId page, const Token* tokens, const uint32_t* spare
   }
   if (m_journal_on) journal_program(block);
   m_write_pointer[block] = static_cast<uint16_t>(offset + 1);
-  if (spare) std::copy_n(spare, m_spare_words, &m_spare[uint64_t(page) * m_spare_words]);
+  if (spare) std::copy_n(spare, m_spare_words, m_spare.write(page));
   if (m_store_tokens && tokens) {
     std::copy_n(tokens, m_geometry.units_per_page, &m_tokens[m_geometry.first_slot(page)]);
   }
@@ -45,10 +45,16 @@ void FlashArray::program_in_bulk(BlockId block, uint32_t pages) {
   m_write_pointer[block] = static_cast<uint16_t>(pages);
 }
 
+void FlashArray::program_in_bulk_by_layout(BlockId block, uint32_t pages) {
+  program_in_bulk(block, pages);
+  m_spare.fill_by_layout(block, pages);
+}
+
 void FlashArray::erase(BlockId block) {
   if (m_journal_on) journal_erase(block);
   const PageId first = m_geometry.first_page(block);
-  for (uint32_t p = 0; p < m_write_pointer[block]; ++p) clear_page(first + p);
+  for (uint32_t p = 0; p < m_write_pointer[block]; ++p) clear_tokens_and_data_words(first + p);
+  m_spare.erase(block);
   m_write_pointer[block] = 0;
   ++m_erase_count[block];
   if (!m_torn_pages.empty()) {
@@ -67,8 +73,12 @@ void FlashArray::set_data_words(PageId page, std::vector<uint32_t> words) {
 }
 
 void FlashArray::clear_page(PageId page) {
+  std::fill_n(m_spare.write(page), m_spare_words, kNone);
+  clear_tokens_and_data_words(page);
+}
+
+void FlashArray::clear_tokens_and_data_words(PageId page) {
   if (!m_data_words.empty()) m_data_words.erase(page);
-  std::fill_n(&m_spare[uint64_t(page) * m_spare_words], m_spare_words, kNone);
   if (m_store_tokens)
     std::fill_n(&m_tokens[m_geometry.first_slot(page)], m_geometry.units_per_page, 0);
 }
@@ -82,7 +92,7 @@ void FlashArray::garble_page(PageId page) {
     x ^= x >> 32;
     return static_cast<uint32_t>(x);
   };
-  uint32_t* spare = &m_spare[uint64_t(page) * m_spare_words];
+  uint32_t* spare = m_spare.write(page);
   for (uint32_t w = 0; w < m_spare_words; ++w) spare[w] = next();
   if (!m_data_words.empty()) {
     const auto found = m_data_words.find(page);
@@ -115,7 +125,7 @@ void FlashArray::journal_erase(BlockId block) {
        it != m_torn_pages.end() && *it < first + m_geometry.pages_per_block; ++it) {
     entry.old_torn_pages.push_back(*it);
   }
-  const auto spare_begin = m_spare.begin() + uint64_t(first) * m_spare_words;
+  const uint32_t* spare_begin = m_spare.read(first);  // the block's, page after page
   entry.old_spare.assign(spare_begin,
                          spare_begin + uint64_t(m_geometry.pages_per_block) * m_spare_words);
   if (m_store_tokens) {
@@ -198,8 +208,7 @@ void FlashArray::undo(const JournalEntry& entry) {
     m_write_pointer[entry.block] = static_cast<uint16_t>(entry.old_write_pointer);
     return;
   }
-  std::copy(entry.old_spare.begin(), entry.old_spare.end(),
-            m_spare.begin() + uint64_t(first) * m_spare_words);
+  std::copy(entry.old_spare.begin(), entry.old_spare.end(), m_spare.write(first));
   if (m_store_tokens) {
     std::copy(entry.old_tokens.begin(), entry.old_tokens.end(),
               m_tokens.begin() + m_geometry.first_slot(first));

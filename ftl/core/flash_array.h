@@ -26,6 +26,7 @@
 
 #include "ftl/core/geometry.h"
 #include "ftl/core/prefaulted_allocator.h"
+#include "ftl/core/spare_area.h"
 #include "ftl/core/types.h"
 
 namespace ssd::ftl {
@@ -46,11 +47,18 @@ class FlashArray {
   void program(PageId page, const Token* tokens, const uint32_t* spare);
   void erase(BlockId block);
   // A sequential fill in bulk (MappingScheme::fill_sequential): `block`, erased and never
-  // programmed since, takes `pages` pages at once, whose spare words and tokens the caller then
+  // programmed since, takes `pages` pages at once, whose spare words and tokens the caller
   // writes in place (spare_to_fill, tokens_to_fill), as `pages` program() calls would have.
   // Journal off only (a bulk fill is no operation a cut could undo).
   void program_in_bulk(BlockId block, uint32_t pages);
-  uint32_t* spare_to_fill(PageId page) { return &m_spare[uint64_t(page) * m_spare_words]; }
+  // The same with the spare words of SpareArea::SequentialLayout (set_sequential_layout()
+  // first), which are then not written until something reads them (spare_area.h).
+  void program_in_bulk_by_layout(BlockId block, uint32_t pages);
+  void set_sequential_layout(SpareArea::SequentialLayout layout) {
+    m_spare.set_layout(std::move(layout));
+  }
+  // The spare words of `pages` pages from `page` on (across blocks), to be written in place.
+  uint32_t* spare_to_fill(PageId page, uint64_t pages) { return m_spare.write_range(page, pages); }
   Token* tokens_to_fill(PageId page) {  // nullptr when tokens are not stored
     return m_store_tokens ? &m_tokens[m_geometry.first_slot(page)] : nullptr;
   }
@@ -60,7 +68,7 @@ class FlashArray {
     return m_geometry.page_in_block(page) < m_write_pointer[m_geometry.block_of_page(page)];
   }
   Token token(SlotId slot) const { return m_store_tokens ? m_tokens[slot] : 0; }
-  const uint32_t* spare(PageId page) const { return &m_spare[uint64_t(page) * m_spare_words]; }
+  const uint32_t* spare(PageId page) const { return m_spare.read(page); }
   uint32_t erase_count(BlockId block) const { return m_erase_count[block]; }
   // Words a scheme keeps in a page's data area beside the units' tokens, for content finer than a
   // unit (the sector log's sectors, ftl/sector_log/): given right after the page's program, kept
@@ -130,6 +138,7 @@ class FlashArray {
   void journal_erase(BlockId block);
   void undo(const JournalEntry& entry);
   void clear_page(PageId page);
+  void clear_tokens_and_data_words(PageId page);
   // What a reader of a torn page gets: words and tokens no scheme wrote.
   void garble_page(PageId page);
   void tear_program(const JournalEntry& entry);
@@ -140,7 +149,7 @@ class FlashArray {
   bool m_store_tokens;
   std::vector<uint16_t> m_write_pointer;  // next free page per block
   std::vector<uint32_t> m_erase_count;
-  std::vector<uint32_t, PrefaultedAllocator<uint32_t>> m_spare;
+  SpareArea m_spare;
   std::vector<Token, PrefaultedAllocator<Token>> m_tokens;
   std::unordered_map<PageId, std::vector<uint32_t>> m_data_words;  // set_data_words()
 

@@ -51,7 +51,7 @@ void BlockFlash::program_in_bulk(BlockId block, Lun first_lun, uint32_t pages,
   if (m_sequenced) throw std::logic_error("bulk program of sequenced pages");
   FlashArray& flash = m_backend.flash();
   const uint32_t words = flash.spare_words_per_page();
-  uint32_t* spare = flash.spare_to_fill(page(block, 0));
+  uint32_t* spare = flash.spare_to_fill(page(block, 0), pages);
   Token* tokens = flash.tokens_to_fill(page(block, 0));  // one unit per page
   for (uint32_t p = 0; p < pages; ++p) {
     spare[uint64_t(p) * words] =

@@ -1,0 +1,49 @@
+#include "ftl/core/spare_area.h"
+
+#include <algorithm>
+
+namespace ssd::ftl {
+
+SpareArea::SpareArea(const Geometry& geometry, uint32_t words_per_page)
+    : m_geometry(geometry),
+      m_words(words_per_page),
+      // Default-initialised, so not written: a large table is mapped by the allocator and its
+      // pages stay unbacked until a block is made concrete.
+      m_words_table(new uint32_t[geometry.pages() * uint64_t(words_per_page)]),
+      m_state(geometry.blocks(), kErased),
+      m_pages_by_layout(geometry.blocks(), 0) {}
+
+uint32_t* SpareArea::write_range(PageId page, uint64_t pages) {
+  if (pages > 0) {
+    const BlockId first = m_geometry.block_of_page(page);
+    const BlockId last = m_geometry.block_of_page(static_cast<PageId>(page + pages - 1));
+    for (BlockId block = first; block <= last; ++block) make_concrete(block);
+  }
+  return at(page);
+}
+
+void SpareArea::fill_by_layout(BlockId block, uint32_t pages) {
+  m_state[block] = kByLayout;
+  m_pages_by_layout[block] = static_cast<uint16_t>(pages);
+}
+
+void SpareArea::write_out(BlockId block) const {
+  const PageId first = m_geometry.first_page(block);
+  uint32_t* words = at(first);
+  std::fill_n(words, uint64_t(m_geometry.pages_per_block) * m_words, kNone);
+  if (m_state[block] == kByLayout) {
+    const uint32_t plane = m_geometry.plane_of_block(block);
+    const uint64_t planes = m_geometry.planes();
+    const uint64_t upp = m_geometry.units_per_page;
+    const uint64_t s = m_layout.stripe_position_of_plane[plane];
+    const uint64_t first_q =
+        uint64_t(block % m_geometry.blocks_per_plane) * m_geometry.pages_per_block;
+    for (uint32_t p = 0; p < m_pages_by_layout[block]; ++p, words += m_words) {
+      const auto lun = static_cast<Lun>(((first_q + p) * planes + s) * upp);
+      for (uint32_t u = 0; u < m_layout.named; ++u) words[u] = lun + u;
+    }
+  }
+  m_state[block] = kConcrete;
+}
+
+}  // namespace ssd::ftl
