@@ -1,9 +1,9 @@
 // An allocator for the simulator's large tables that their constructor writes whole at once (the
-// flash's tokens; its spare words are written only where used, spare_area.h): a large one is mapped with its pages populated by the
-// kernel in one call (madvise MADV_POPULATE_WRITE) instead of faulted in a 4 KiB page at a time by
-// that first write, which took about twice as long on the machine measured
-// (docs/performance.md, "Preconditioning"). Small tables, and systems without the call, get
-// ordinary memory. Nothing else differs: the contents are the vector's.
+// flash's tokens; its spare words are written only where used, spare_area.h): a large one is
+// mapped with its pages populated by the kernel in one call (madvise MADV_POPULATE_WRITE) instead
+// of faulted in a 4 KiB page at a time by that first write, which took about twice as long on the
+// machine measured (docs/performance.md, "Preconditioning"). Small tables, and systems without the
+// call, get ordinary memory. Nothing else differs: the contents are the vector's.
 #pragma once
 
 #include <sys/mman.h>
