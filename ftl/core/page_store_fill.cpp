@@ -96,47 +96,35 @@ uint64_t PageStore::fill_sequential(uint64_t units, SlotId* table,
       }
     }
   }
-  const uint32_t spare_words = flash.spare_words_per_page();
-  const uint32_t named = std::min(upp, spare_words);  // units whose LUN the spare area keeps
-  // With nothing inserted, page q of stripe position s holds units (q * planes + s) * upp on:
-  // the spare area's sequential layout, whose words are written only when read (spare_area.h).
-  const bool by_layout = consumed == 0;
-  if (by_layout) {
-    SpareArea::SequentialLayout layout;
-    layout.named = named;
-    layout.stripe_position_of_plane.resize(planes);
-    for (uint32_t s = 0; s < planes; ++s)
-      layout.stripe_position_of_plane[g.plane_in_stripe_order(s)] = s;
-    flash.set_sequential_layout(std::move(layout));
-  }
+  // The spare words are the spare area's sequential layout (the stream's positions, the inserts
+  // among them), written out only when something reads them (spare_area.h).
+  SpareArea::SequentialLayout layout;
+  layout.named = std::min(upp, flash.spare_words_per_page());  // units the spare area names
+  layout.stripe_position_of_plane.resize(planes);
   for (uint32_t s = 0; s < planes; ++s) {
-    const uint64_t at = pages_at(s);
-    uint32_t* words = by_layout ? nullptr : flash.spare_to_fill(first_page[s], at);
+    layout.stripe_position_of_plane[g.plane_in_stripe_order(s)] = s;
+  }
+  for (size_t j = 0; j < consumed; ++j) {
+    layout.inserted_at.push_back(position(j));
+    layout.inserted_key.push_back(between[j].key);
+  }
+  flash.set_sequential_layout(std::move(layout));
+  for (uint32_t s = 0; s < planes && flash.stores_tokens(); ++s) {
     Token* tokens = flash.tokens_to_fill(first_page[s]);
-    if (words == nullptr && tokens == nullptr) continue;
     size_t j = 0;  // the inserts before this page
-    for (uint64_t q = 0; q < at; ++q) {
+    for (uint64_t q = 0; q < pages_at(s); ++q, tokens += upp) {
       const uint64_t first = (q * planes + s) * upp;
       while (position_or_none(j) < first) ++j;
       if (position_or_none(j) >= first + upp) {  // data units only: unit first - j onwards
         const auto lun = static_cast<Lun>(first - j);
-        if (words != nullptr) {
-          for (uint32_t u = 0; u < named; ++u) words[u] = lun + u;
-        }
-        if (tokens != nullptr) {
-          for (uint32_t u = 0; u < upp; ++u) tokens[u] = token(lun + u);
-        }
+        for (uint32_t u = 0; u < upp; ++u) tokens[u] = token(lun + u);
       } else {
         for (uint32_t u = 0; u < upp; ++u) {
           const bool inserted = position_or_none(j) == first + u;
-          const Lun key = inserted ? between[j].key : static_cast<Lun>(first + u - j);
-          if (u < named) words[u] = key;
-          if (tokens != nullptr) tokens[u] = inserted ? between[j].token : token(key);
+          tokens[u] = inserted ? between[j].token : token(static_cast<Lun>(first + u - j));
           j += inserted;
         }
       }
-      if (words != nullptr) words += spare_words;
-      if (tokens != nullptr) tokens += upp;
     }
   }
 
@@ -146,17 +134,13 @@ uint64_t PageStore::fill_sequential(uint64_t units, SlotId* table,
     for (uint64_t left = pages_at(s); left > 0;) {
       const uint32_t in_block = static_cast<uint32_t>(std::min<uint64_t>(left, g.pages_per_block));
       const BlockId block = m_blocks.open_block(plane);
-      if (by_layout) {
-        // The layout numbers a plane's pages in block order, as the blocks are taken here.
-        const uint64_t index = (pages_at(s) - left) / g.pages_per_block;
-        if (block != plane * g.blocks_per_plane + index) {
-          throw std::logic_error("sequential fill: plane " + std::to_string(plane) +
-                                 " gave its blocks out of order");
-        }
-        flash.program_in_bulk_by_layout(block, in_block);
-      } else {
-        flash.program_in_bulk(block, in_block);
+      // The layout numbers a plane's pages in block order, as the blocks are taken here.
+      const uint64_t index = (pages_at(s) - left) / g.pages_per_block;
+      if (block != plane * g.blocks_per_plane + index) {
+        throw std::logic_error("sequential fill: plane " + std::to_string(plane) +
+                               " gave its blocks out of order");
       }
+      flash.program_in_bulk_by_layout(block, in_block);
       m_blocks.add_valid_units(block, in_block * upp);
       if (in_block == g.pages_per_block) {
         m_blocks.close_block(block);

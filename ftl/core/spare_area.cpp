@@ -38,9 +38,19 @@ void SpareArea::write_out(BlockId block) const {
     const uint64_t s = m_layout.stripe_position_of_plane[plane];
     const uint64_t first_q =
         uint64_t(block % m_geometry.blocks_per_plane) * m_geometry.pages_per_block;
+    const std::vector<uint64_t>& inserted_at = m_layout.inserted_at;
     for (uint32_t p = 0; p < m_pages_by_layout[block]; ++p, words += m_words) {
-      const auto lun = static_cast<Lun>(((first_q + p) * planes + s) * upp);
-      for (uint32_t u = 0; u < m_layout.named; ++u) words[u] = lun + u;
+      const uint64_t first = ((first_q + p) * planes + s) * upp;  // the page's stream position
+      // The insertions before it.
+      auto j = static_cast<size_t>(std::lower_bound(inserted_at.begin(), inserted_at.end(), first) -
+                                   inserted_at.begin());
+      for (uint32_t u = 0; u < m_layout.named; ++u) {
+        if (j < inserted_at.size() && inserted_at[j] == first + u) {
+          words[u] = m_layout.inserted_key[j++];
+        } else {
+          words[u] = static_cast<Lun>(first + u - j);
+        }
+      }
     }
   }
   m_state[block] = kConcrete;

@@ -19,13 +19,17 @@ namespace ssd::ftl {
 
 class SpareArea {
  public:
-  // PageStore::fill_sequential's layout when it has nothing to insert between the data units:
-  // page q of the plane at stripe position s (its pages numbered in block order) holds units
-  // (q * planes + s) * units_per_page + u, u < units_per_page; its first `named` words name them
-  // and the rest stay erased.
+  // PageStore::fill_sequential's layout: the fill's stream puts its position n in slot u of page
+  // q of the plane at stripe position s (its pages numbered in block order) for
+  // n = (q * planes + s) * units_per_page + u. Position n holds the key inserted there
+  // (inserted_at, ascending, and inserted_key: DFTL's translation pages), else data unit n less
+  // the insertions before it. A page's first `named` words name what its slots hold; the rest stay
+  // erased.
   struct SequentialLayout {
     uint32_t named = 0;
     std::vector<uint32_t> stripe_position_of_plane;  // per plane
+    std::vector<uint64_t> inserted_at;
+    std::vector<Lun> inserted_key;
   };
 
   SpareArea(const Geometry& geometry, uint32_t words_per_page);

@@ -60,6 +60,27 @@ TEST_F(SpareAreaTest, ABlockFilledByTheLayoutNamesTheUnitsOfItsPlaceInTheStripe)
   EXPECT_EQ(spare.read(g.first_page(block) + 3)[0], kNone);  // not filled: erased
 }
 
+TEST_F(SpareAreaTest, KeysInsertedAmongTheUnitsTakeTheirPlacesAndShiftTheUnitsAfter) {
+  // Plane 0 at stripe position planes - 1: its first page holds stream positions
+  // (planes - 1) * 2 and the one after. A key inserted at the second shifts every later unit.
+  SpareArea::SequentialLayout layout;
+  layout.named = 2;
+  for (uint32_t plane = 0; plane < g.planes(); ++plane) {
+    layout.stripe_position_of_plane.push_back(g.planes() - 1 - plane);
+  }
+  const uint64_t first = uint64_t(g.planes() - 1) * 2;
+  layout.inserted_at = {1, first + 1};
+  layout.inserted_key = {900, 901};
+  spare.set_layout(layout);
+  spare.fill_by_layout(0, 2);
+  EXPECT_EQ(spare.read(g.first_page(0))[0], first - 1);  // one insert before it
+  EXPECT_EQ(spare.read(g.first_page(0))[1], 901u);
+  // The plane's next page: positions (planes + planes - 1) * 2 on, two inserts before them.
+  const uint64_t next = (uint64_t(g.planes()) + g.planes() - 1) * 2;
+  EXPECT_EQ(spare.read(g.first_page(0) + 1)[0], next - 2);
+  EXPECT_EQ(spare.read(g.first_page(0) + 1)[1], next - 1);
+}
+
 TEST_F(SpareAreaTest, WritingAPageOfAFilledBlockKeepsTheOthers) {
   const BlockId block = 0;
   spare.fill_by_layout(block, 2);
