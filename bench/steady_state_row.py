@@ -3,7 +3,7 @@
 
 Usage: steady_state_row.py KIND LABEL REPORT PLATFORM [--set key=value ...]
 
-KIND is synthetic, planes, multiplane, trace, options, latency or openloop. PLATFORM and the --set overrides are the run's, for the
+KIND is synthetic, planes, multiplane, trace, options, latency, openloop or seeds. PLATFORM and the --set overrides are the run's, for the
 timings of the analytic bound: the die time the run's flash work needs (every program with its
 command and page transfer and tPROG, every read with its command, tR and the bytes it moved,
 every spare-area read, every erase; the array time of an operation joined to a multi-plane one
@@ -113,6 +113,14 @@ def main():
         print(f"| {label} | {r['iops']:.0f} | {bound:.0f} | {share} | {waf} | {ms(read['mean'])} | "
               f"{ms(write['p50'])} / {ms(write['p99'])} | {ops['read']} / {ops['program']} / "
               f"{ops['copyback']} | {r['nand_busy']['channel_mean']:.3f} |")
+        return
+    if kind == "seeds":
+        read, flush = r["latency_ns"]["read"], r["latency_ns"]["flush"]
+        die = r["nand_busy"]
+        print(f"| {label} | {r['iops']:.0f} | {bound:.0f} | {share} | {waf} | "
+              f"{die['die_mean']:.2f} ({die['die_min']:.2f}-{die['die_max']:.2f}) | "
+              f"{ms2(read['mean']) if read['count'] else '-'} | {ms(write['p99'])} | "
+              f"{ms(flush['mean']) if flush['count'] else '-'} |")
         return
     if kind == "multiplane":
         ops, joined = r["nand_ops"], r["nand_ops"]["multiplane_joined"]
