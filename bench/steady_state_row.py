@@ -3,7 +3,7 @@
 
 Usage: steady_state_row.py KIND LABEL REPORT PLATFORM [--set key=value ...]
 
-KIND is synthetic, planes, multiplane, trace, options, latency, openloop or seeds. PLATFORM and the --set overrides are the run's, for the
+KIND is synthetic, planes, multiplane, trace, options, latency, openloop, seeds or aging. PLATFORM and the --set overrides are the run's, for the
 timings of the analytic bound: the die time the run's flash work needs (every program with its
 command and page transfer and tPROG, every read with its command, tR and the bytes it moved,
 every spare-area read, every erase; the array time of an operation joined to a multi-plane one
@@ -113,6 +113,10 @@ def main():
         print(f"| {label} | {r['iops']:.0f} | {bound:.0f} | {share} | {waf} | {ms(read['mean'])} | "
               f"{ms(write['p50'])} / {ms(write['p99'])} | {ops['read']} / {ops['program']} / "
               f"{ops['copyback']} | {r['nand_busy']['channel_mean']:.3f} |")
+        return
+    if kind == "aging":
+        print(f"| {label} | {r['precondition']['wall_s']:.1f} | {r['iops']:.0f} | {bound:.0f} | {share} | "
+              f"{waf} | {ms(write['mean'])} / {ms(write['p99'])} | {busy} |")
         return
     if kind == "seeds":
         read, flush = r["latency_ns"]["read"], r["latency_ns"]["flush"]

@@ -84,6 +84,12 @@ struct PreconditionConfig {
   double overwrite_ratio = 0.0;  // precondition.overwrite_ratio (random overwrites after the
                                  //   fill, as a multiple of the logical capacity)
   uint64_t seed = 7;             // precondition.seed
+  // precondition.aging: how the overwrites are made. "simulated": every one run on the device;
+  // "sampled": run on a miniature of `sample_dies` dies, whose blocks are then laid out on every
+  // die (ftl/core/sampled_aging.h), for schemes that can; an approximation (docs/ftl.md).
+  std::string aging = "simulated";
+  uint32_t sample_dies =
+      1;  // precondition.sample_dies (dies of the miniature; divides the device's)
 };
 
 struct RunConfig {

@@ -115,6 +115,15 @@ std::vector<KeyDef> scenario_keys(ScenarioConfig& s) {
       {"precondition.overwrite_ratio", &pre.overwrite_ratio,
        "Random overwrites after the fill, as a multiple of logical capacity", at_least(0)},
       {"precondition.seed", &pre.seed, "Random seed of the overwrites"},
+      {"precondition.aging",
+       &pre.aging,
+       "How the overwrites are made: simulated (every one run) or sampled (a miniature of "
+       "precondition.sample_dies dies runs them and its blocks are laid out on every die; "
+       "approximate: docs/ftl.md)",
+       std::nullopt,
+       {"simulated", "sampled"}},
+      {"precondition.sample_dies", &pre.sample_dies,
+       "Dies of the miniature sampled aging runs (divides the device's dies)", at_least(1)},
 
       {"run.oracle", &s.run.oracle, "Check every read against the last data written"},
       {"run.progress", &s.run.progress, "Print progress on long runs"},

@@ -29,6 +29,12 @@ class SchemeCatalog {
   virtual std::optional<KeyProblem> recovery_problem(const PlatformConfig& /*platform*/) const {
     return std::nullopt;
   }
+  // Why the platform's device cannot be aged by sampling (precondition.aging = sampled) on a
+  // miniature of `sample_dies` dies, naming the key to change; none: it can.
+  virtual std::optional<KeyProblem> sampled_aging_problem(const PlatformConfig& /*platform*/,
+                                                          uint32_t /*sample_dies*/) const {
+    return std::nullopt;
+  }
 };
 
 }  // namespace ssd::config

@@ -6,8 +6,10 @@
 #include <map>
 #include <stdexcept>
 
+#include "config/validation.h"
 #include "ftl/block/block_descriptor.h"
 #include "ftl/cache/data_cache.h"
+#include "ftl/core/sampled_aging.h"
 #include "ftl/dac/dac_descriptor.h"
 #include "ftl/dftl/dftl_descriptor.h"
 #include "ftl/extent/emt/emt_descriptor.h"
@@ -100,7 +102,47 @@ class RegistryCatalog final : public config::SchemeCatalog {
     return entry.recovery_problem ? entry.recovery_problem(platform) : std::nullopt;
   }
 
+  std::optional<config::KeyProblem> sampled_aging_problem(const config::PlatformConfig& platform,
+                                                          uint32_t sample_dies) const override {
+    const SchemeDescriptor& entry = scheme(platform.ftl.scheme);
+    if (!entry.ages_by_sampling) {
+      return config::KeyProblem{
+          "precondition.aging",
+          "the " + entry.name + " scheme cannot be aged by sampling (schemes that can: " +
+              names_where(&SchemeDescriptor::ages_by_sampling) + "); use simulated"};
+    }
+    if (platform.ftl.placement == "static") {
+      return config::KeyProblem{"ftl.placement",
+                                "static placement puts a unit on the die its number names, which "
+                                "sampled aging's random places do not keep: use "
+                                "precondition.aging = simulated"};
+    }
+    const uint32_t dies = Geometry::from_platform(platform).dies();
+    if (sample_dies > dies || dies % sample_dies != 0) {
+      return config::KeyProblem{"precondition.sample_dies",
+                                "the miniature's dies must divide the device's " +
+                                    std::to_string(dies) + " (got " + std::to_string(sample_dies) +
+                                    ")"};
+    }
+    if (auto problem =
+            config::find_platform_problem(miniature_platform(platform, sample_dies), *this)) {
+      return config::KeyProblem{"precondition.aging",
+                                "sampled aging runs a miniature of the device, which is not a "
+                                "valid platform (" +
+                                    problem->key + ": " + problem->reason + "); use simulated"};
+    }
+    return entry.sampled_aging_problem ? entry.sampled_aging_problem(platform) : std::nullopt;
+  }
+
  private:
+  static std::string names_where(bool SchemeDescriptor::*flag) {
+    std::string names;
+    for (const SchemeDescriptor& entry : schemes()) {
+      if (!(entry.*flag)) continue;
+      names += (names.empty() ? "" : ", ") + entry.name;
+    }
+    return names.empty() ? "none" : names;
+  }
   static std::string recovering_names() {
     std::string names;
     for (const SchemeDescriptor& entry : schemes()) {

@@ -286,6 +286,7 @@ json to_json(const RunReport& r, bool include_wall_clock) {
   }
 
   j["precondition"] = {{"units_written", r.precondition_units_written},
+                       {"aging", r.precondition_aging},
                        {"warmup_passes", r.warmup_passes},
                        {"warmup_requests", r.warmup_requests}};
   j["sim"] = {{"simulated_ns", r.simulated_ns}};

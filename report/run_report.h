@@ -194,6 +194,9 @@ struct RunReport {
 
   // Preconditioning and warm-up passes (untimed; wall_s covers both).
   uint64_t precondition_units_written = 0;
+  // How the overwrites aged the device (precondition.aging): "simulated" or "sampled"; "none"
+  // without overwrites.
+  std::string precondition_aging = "none";
   uint64_t warmup_passes = 0;    // workload.passes - 1
   uint64_t warmup_requests = 0;  // requests those passes replayed
   double precondition_wall_s = 0.0;

@@ -15,7 +15,7 @@
 #include <string>
 
 #include "ftl/core/random.h"
-#include "workload/random_permutation.h"
+#include "ftl/core/random_permutation.h"
 
 namespace ssd::workload {
 
@@ -34,7 +34,7 @@ class AddressLaw {
   Kind m_kind;
   double m_skew;
   uint64_t m_n;
-  RandomPermutation m_scatter;
+  ftl::RandomPermutation m_scatter;
   // Zipf (Gray et al.): zeta(n, theta), zeta(2, theta), and the method's alpha and eta.
   double m_zeta_n = 0.0, m_zeta_2 = 0.0, m_alpha = 0.0, m_eta = 0.0;
   double m_pareto_inverse = 0.0;  // 1 / p (pareto)

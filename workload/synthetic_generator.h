@@ -18,8 +18,8 @@
 #include "config/platform_config.h"
 #include "config/scenario_config.h"
 #include "ftl/core/random.h"
+#include "ftl/core/random_permutation.h"
 #include "workload/address_law.h"
-#include "workload/random_permutation.h"
 #include "workload/workload_source.h"
 
 namespace ssd::workload {
@@ -53,9 +53,10 @@ class SyntheticGenerator final : public WorkloadSource {
   bool m_random_pattern;
   uint64_t m_hot_sectors;  // the hot part at the span's start (workload.hot_span_ratio); 0: none
   ftl::Random m_random;
-  std::optional<RandomPermutation> m_random_map;  // workload.random_map: positions in its order
-  std::optional<AddressLaw> m_address_law;        // a skewed workload.address_distribution
-  std::vector<double> m_split_cumulative;         // size_distribution "split": running shares
+  std::optional<ftl::RandomPermutation>
+      m_random_map;                         // workload.random_map: positions in its order
+  std::optional<AddressLaw> m_address_law;  // a skewed workload.address_distribution
+  std::vector<double> m_split_cumulative;   // size_distribution "split": running shares
   uint64_t m_issued = 0;
   uint64_t m_data_bytes = 0;  // read, written or trimmed so far (workload.io_bytes)
   uint64_t m_writes_since_flush = 0;

@@ -58,6 +58,9 @@ class BlockManager {
     m_state[block] = BlockState::kOpen;
     m_partial[m_geometry.plane_of_block(block)].push_back(block);
   }
+  // After rebuild(): `block`, partly programmed, is a stream's open block again (sampled aging,
+  // where each stream takes back its own; reopen() leaves the choice to whichever comes first).
+  void resume(BlockId block) { m_state[block] = BlockState::kOpen; }
   // Partly programmed blocks waiting for a stream on `plane`.
   uint32_t partial_blocks(uint32_t plane) const {
     return static_cast<uint32_t>(m_partial[plane].size());

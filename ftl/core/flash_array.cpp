@@ -45,6 +45,14 @@ void FlashArray::program_in_bulk(BlockId block, uint32_t pages) {
   m_write_pointer[block] = static_cast<uint16_t>(pages);
 }
 
+void FlashArray::set_erase_count_in_bulk(BlockId block, uint32_t count) {
+  if (m_journal_on) {
+    throw std::logic_error("bulk erase count of block " + std::to_string(block) +
+                           ": journal off only");
+  }
+  m_erase_count[block] = count;
+}
+
 void FlashArray::program_in_bulk_by_layout(BlockId block, uint32_t pages) {
   program_in_bulk(block, pages);
   m_spare.fill_by_layout(block, pages);

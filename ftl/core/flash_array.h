@@ -54,6 +54,9 @@ class FlashArray {
   // The same with the spare words of SpareArea::SequentialLayout (set_sequential_layout()
   // first), which are then not written until something reads them (spare_area.h).
   void program_in_bulk_by_layout(BlockId block, uint32_t pages);
+  // Sampled aging (sampled_aging.h): `block` was erased `count` times in the life the layout
+  // gives it. Journal off only, as program_in_bulk.
+  void set_erase_count_in_bulk(BlockId block, uint32_t count);
   void set_sequential_layout(SpareArea::SequentialLayout layout) {
     m_spare.set_layout(std::move(layout));
   }

@@ -87,23 +87,38 @@ uint64_t FtlDevice::run(HostCommand& command) {
 }
 
 bool FtlDevice::fill_sequential(uint64_t units, uint32_t chunk_units) {
-  if (units == 0 || m_next_id != 0 || m_durability || m_flash->journal_on() ||
-      (m_oracle && m_oracle->sector_granular()) || m_backend->recording()) {
-    return false;
-  }
+  if (units == 0 || !may_build_in_bulk()) return false;
   const SequentialFill fill{units, chunk_units, m_next_id + 1};
   if (!m_scheme->fill_sequential(fill)) return false;
+  learn_fill(fill);
+  return true;
+}
+
+bool FtlDevice::lay_out_aged(const AgedPlanes& planes, uint64_t units, uint32_t chunk_units,
+                             uint64_t seed) {
+  if (units == 0 || !may_build_in_bulk()) return false;
+  const AgedLayout layout{&planes, SequentialFill{units, chunk_units, m_next_id + 1}, seed};
+  if (!m_scheme->lay_out_aged(layout)) return false;
+  learn_fill(layout.fill);
+  return true;
+}
+
+bool FtlDevice::may_build_in_bulk() const {
+  return m_next_id == 0 && !m_durability && !m_flash->journal_on() &&
+         !(m_oracle && m_oracle->sector_granular()) && !m_backend->recording();
+}
+
+void FtlDevice::learn_fill(const SequentialFill& fill) {
   HostCommand command;
   command.kind = CommandKind::kWrite;
-  for (uint64_t first = 0; first < units; first += chunk_units) {
+  for (uint64_t first = 0; first < fill.units; first += fill.chunk_units) {
     command.id = ++m_next_id;
     command.start_sector = first * m_geometry.sectors_per_unit;
-    command.sector_count = static_cast<uint32_t>(std::min<uint64_t>(chunk_units, units - first) *
-                                                 m_geometry.sectors_per_unit);
+    command.sector_count = static_cast<uint32_t>(
+        std::min<uint64_t>(fill.chunk_units, fill.units - first) * m_geometry.sectors_per_unit);
     if (m_oracle) m_oracle->on_write(command);
   }
   m_backend->begin_command();  // as after run(): nothing of the fill is left in the lists
-  return true;
 }
 
 void FtlDevice::note_changes(const HostCommand& command, bool trim) {

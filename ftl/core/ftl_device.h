@@ -63,6 +63,14 @@ class FtlDevice {
   // (nor while the journal or durability check is on, or content is sector-granular): the
   // caller then runs the commands one by one.
   bool fill_sequential(uint64_t units, uint32_t chunk_units);
+  // Preconditioning aged by sampling (precondition.aging = sampled, sampled_aging.h): the
+  // miniature's `planes` laid out on every die with units 0 .. units-1 in their valid slots, in
+  // an order `seed` draws, each holding what the fill of `chunk_units`-unit commands gives it
+  // (the commands take the next ids, the oracle learns them). Returns false, having done
+  // nothing, when the scheme cannot, as fill_sequential().
+  bool lay_out_aged(const AgedPlanes& planes, uint64_t units, uint32_t chunk_units, uint64_t seed);
+
+  const config::PlatformConfig& platform() const { return m_platform; }
 
   const Geometry& geometry() const { return m_geometry; }
   FlashArray& flash() { return *m_flash; }
@@ -137,6 +145,11 @@ class FtlDevice {
   uint64_t m_last_flush_marker = 0;
   ChangeSpan m_last_fua_changes;
 
+  // Whether the state may be built at once (fill_sequential, lay_out_aged): nothing run, no
+  // journal nor durability check, content not by sector, recording off.
+  bool may_build_in_bulk() const;
+  // The oracle learns `fill`'s commands, which take the next ids.
+  void learn_fill(const SequentialFill& fill);
   // The durability check learns what a write or trim gave its units.
   void note_changes(const HostCommand& command, bool trim);
 };

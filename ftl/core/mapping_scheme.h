@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "config/platform_config.h"
+#include "ftl/core/aged_planes.h"
 #include "ftl/core/flash_backend.h"
 #include "ftl/core/ftl_stats.h"
 #include "ftl/core/host_command.h"
@@ -46,6 +47,15 @@ struct SequentialFill {
   uint64_t command_id(Lun lun) const { return first_command_id + lun / chunk_units; }
 };
 
+// Sampled aging's layout (precondition.aging = sampled, sampled_aging.h): the miniature's
+// `planes` laid out on every die, with `fill`'s units, in an order `seed` draws, in their valid
+// slots, each unit holding the content the fill gave it.
+struct AgedLayout {
+  const AgedPlanes* planes = nullptr;
+  SequentialFill fill;
+  uint64_t seed = 0;
+};
+
 class MappingScheme {
  public:
   virtual ~MappingScheme() = default;
@@ -64,6 +74,13 @@ class MappingScheme {
   // faster. Returns false, having done nothing, when the scheme has no bulk path (the default)
   // or cannot take this one; the caller then runs the commands.
   virtual bool fill_sequential(const SequentialFill& /*fill*/) { return false; }
+
+  // Sampled aging (sampled_aging.h). On the miniature, aged and flushed: describes its planes
+  // (false: the scheme cannot). On the device, which has served nothing, recording off: lays
+  // `layout` out, and writes as write() would the units the valid slots cannot hold; false,
+  // having done nothing, when it cannot.
+  virtual bool describe_aged_planes(AgedPlanes& /*planes*/) const { return false; }
+  virtual bool lay_out_aged(const AgedLayout& /*layout*/) { return false; }
 
   // A hint: a write or read of logical unit `lun` comes soon (preconditioning draws its random
   // overwrites ahead). A scheme may start loading what it will look up (its table entry), so the

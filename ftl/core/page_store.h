@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "config/platform_config.h"
+#include "ftl/core/aged_planes.h"
 #include "ftl/core/block_manager.h"
 #include "ftl/core/content_token.h"
 #include "ftl/core/flash_backend.h"
@@ -151,6 +152,24 @@ class PageStore final : private EraseGuard {
   };
   uint64_t fill_sequential(uint64_t units, SlotId* table, const std::function<Token(Lun)>& token,
                            uint32_t stream = 0, std::vector<FillInsert>* inserts = nullptr);
+
+  // --- sampled aging (page_store_aged.cpp, sampled_aging.h) ---
+  // The planes as they are, `table` (unit -> slot, kNone = unmapped) naming the valid slots;
+  // every mapped unit must be on flash (after a flush). Throws std::logic_error if one is not.
+  AgedPlanes describe_planes(const std::vector<SlotId>& table) const;
+  // Into a store that has written nothing: on each plane p, the blocks of `aged`'s plane
+  // p mod aged.planes (so die d takes the planes of the miniature's die d mod its dies), in an
+  // order `seed` draws per plane (programmed pages, erase counts, valid slots), and units
+  // 0 .. units-1 in the valid slots in the order of a seeded permutation (random_permutation.h),
+  // `table[lun]` the slot of each, the flash's spare words and tokens (`token(lun)`) written; a
+  // valid slot left over holds no unit. Free and full blocks then follow the flash, and each
+  // write stream goes on in the blocks its counterpart was writing (AgedPlanes::open_in_stream).
+  // Appends to `left` the units no valid slot took (the caller writes them). Returns false,
+  // having done nothing, when the layout cannot be made: the store has written, `aged` is of
+  // another geometry (blocks, pages, units, planes not dividing the store's), static placement,
+  // sequence numbers or the journal on.
+  bool lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t seed, SlotId* table,
+                    const std::function<Token(Lun)>& token, std::vector<Lun>& left);
 
   // --- power-loss recovery, on a store just built over the flash a cut left behind ---
   bool sequenced() const { return m_sequenced; }

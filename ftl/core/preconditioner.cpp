@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "ftl/core/random.h"
+#include "ftl/core/sampled_aging.h"
 
 namespace ssd::ftl {
 
@@ -11,6 +13,15 @@ namespace {
 constexpr uint32_t kFillChunkUnits = 256;  // large sequential writes: cheap per unit
 constexpr uint64_t kProgressEvery = 1u << 20;
 constexpr uint32_t kPrefetchAhead = 8;  // overwrites drawn ahead of the one written
+
+// Preconditioning ends with a flush: everything written is durable.
+void flush(FtlDevice& device, PreconditionResult& result) {
+  HostCommand command;
+  command.kind = CommandKind::kFlush;
+  device.run(command);
+  ++result.commands;
+}
+
 }  // namespace
 
 PreconditionResult precondition(FtlDevice& device, const config::PreconditionConfig& config,
@@ -23,6 +34,7 @@ PreconditionResult precondition(FtlDevice& device, const config::PreconditionCon
                       : static_cast<uint64_t>(std::floor(config.overwrite_ratio * g.logical_units));
   const uint64_t total = fill_units + overwrite_units;
   PreconditionResult result;
+  result.overwrites = overwrite_units;
   if (total == 0) return result;
 
   FlashBackend& backend = device.backend();
@@ -38,6 +50,23 @@ PreconditionResult precondition(FtlDevice& device, const config::PreconditionCon
     }
   };
 
+  // Aged by sampling: a miniature of a few dies runs the fill and the overwrites, and its planes
+  // are laid out on every die (sampled_aging.h). The units are those of the fill, in new places.
+  if (config.aging == "sampled" && overwrite_units > 0) {
+    const AgedPlanes planes = age_miniature(device.platform(), config, progress);
+    if (!device.lay_out_aged(planes, fill_units, kFillChunkUnits, config.seed)) {
+      throw std::invalid_argument("precondition.aging = sampled: the " +
+                                  device.platform().ftl.scheme +
+                                  " scheme cannot lay the aged planes out on this device");
+    }
+    result.aged_by_sampling = true;
+    result.units_written = total;
+    result.commands = (fill_units + kFillChunkUnits - 1) / kFillChunkUnits + overwrite_units;
+    flush(device, result);
+    backend.set_recording(was_recording);
+    if (progress) progress(1.0);
+    return result;
+  }
   // In bulk where the scheme can (the same state as the commands one by one, faster).
   if (bulk_fill && device.fill_sequential(fill_units, kFillChunkUnits)) {
     result.filled_in_bulk = true;
@@ -76,11 +105,7 @@ PreconditionResult precondition(FtlDevice& device, const config::PreconditionCon
     ++result.commands;
     report();
   }
-  command.kind = CommandKind::kFlush;
-  command.start_sector = 0;
-  command.sector_count = 0;
-  device.run(command);
-  ++result.commands;
+  flush(device, result);
   backend.set_recording(was_recording);
   if (progress) progress(1.0);
   return result;

@@ -66,6 +66,12 @@ struct SchemeDescriptor {
   // ftl/sector_log/); none: 0.
   std::function<uint32_t(const config::PlatformConfig&, const Geometry&)>
       settings_recovery_spare_words;
+  // Sampled aging (precondition.aging = sampled, sampled_aging.h): whether the scheme can
+  // (MappingScheme::describe_aged_planes, lay_out_aged), and why not with these settings, naming
+  // the key to change (none: it can).
+  bool ages_by_sampling = false;
+  std::function<std::optional<config::KeyProblem>(const config::PlatformConfig&)>
+      sampled_aging_problem;
 };
 
 // Fresh default settings of the groups `Groups...`, for SchemeDescriptor::settings.

@@ -91,6 +91,11 @@ class UnitWriter {
   // n % planes, each full: the stream goes on as append() would after them. `open_blocks`: per
   // plane, the block its next page goes to (kNone: a new one).
   void filled_in_bulk(uint64_t pages, const std::vector<BlockId>& open_blocks);
+  // The block the stream writes on `plane` (kNone: it takes one when it next starts a page).
+  BlockId open_block(uint32_t plane) const { return m_open[plane].block; }
+  // Sampled aging (PageStore::lay_out_aged): the stream, which has written nothing, goes on
+  // writing `block` of `plane`, partly programmed, as the stream it stands for did.
+  void resume_block(uint32_t plane, BlockId block) { m_open[plane].block = block; }
 
   // Whether the stream is assembling a page on `plane` that holds units (not yet on flash).
   bool assembling(uint32_t plane) const {

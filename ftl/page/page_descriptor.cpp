@@ -51,6 +51,20 @@ SchemeDescriptor page_descriptor() {
     return sector_layer_recovery_problem(p);
   };
   d.recovery_spare_words = PageStore::recovery_spare_words;
+  d.ages_by_sampling = true;
+  d.sampled_aging_problem =
+      [](const config::PlatformConfig& p) -> std::optional<config::KeyProblem> {
+    if (map_layout(p, Geometry::from_platform(p)).policy != MapSyncPolicy::kNone) {
+      return config::KeyProblem{"ftl.page.map_sync",
+                                "sampled aging lays out the units, not the map's own pages: "
+                                "use none or precondition.aging = simulated"};
+    }
+    if (!sector_layer_on(p)) return std::nullopt;
+    const bool log = p.ftl.settings.get<SectorLogSettings>().size_bytes > 0;
+    return config::KeyProblem{log ? "ftl.sector_log.size_bytes" : "ftl.write_buffer.bytes",
+                              "sampled aging lays out the page scheme's units, not the sector "
+                              "layer's: set it to 0 or use precondition.aging = simulated"};
+  };
   d.settings_recovery_spare_words = sector_layer_recovery_spare_words;
   return d;
 }

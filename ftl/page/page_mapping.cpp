@@ -84,6 +84,24 @@ bool PageMapping::fill_sequential(const SequentialFill& fill) {
   return true;
 }
 
+bool PageMapping::describe_aged_planes(AgedPlanes& planes) const {
+  planes = m_store.describe_planes(m_l2p);
+  return true;
+}
+
+bool PageMapping::lay_out_aged(const AgedLayout& layout) {
+  const SequentialFill& fill = layout.fill;
+  const auto token = [&](Lun lun) { return whole_unit_token(fill.command_id(lun), lun); };
+  std::vector<Lun> left;
+  // A synced map's own pages are not laid out (configuration refuses the combination).
+  if (m_sync ||
+      !m_store.lay_out_aged(*layout.planes, fill.units, layout.seed, m_l2p.data(), token, left)) {
+    return false;
+  }
+  for (const Lun lun : left) set_entry(lun, m_store.write(lun, token(lun)));
+  return true;
+}
+
 void PageMapping::trim(const HostCommand& command) {
   const UnitSpan span =
       unit_span(command.start_sector, command.sector_count, m_geometry.sectors_per_unit);

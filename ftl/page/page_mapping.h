@@ -35,6 +35,10 @@ class PageMapping final : public MappingScheme, public BlockLender, private Mapp
   // The store's bulk layout (PageStore::fill_sequential), then write()'s own path for the units
   // after its last whole page.
   bool fill_sequential(const SequentialFill& fill) override;
+  // Sampled aging: the store describes and lays out the planes (PageStore::describe_planes,
+  // lay_out_aged); the units its valid slots do not take go through write()'s own path.
+  bool describe_aged_planes(AgedPlanes& planes) const override;
+  bool lay_out_aged(const AgedLayout& layout) override;
 
   void prefetch_unit(Lun lun) const override { prefetch(lun); }
 

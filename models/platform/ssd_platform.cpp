@@ -210,6 +210,9 @@ void SsdPlatform::precondition() {
   };
   const auto result = ftl::precondition(*m_device, m_config.scenario.precondition, progress);
   m_precondition_units = result.units_written;
+  m_precondition_aging = result.aged_by_sampling ? "sampled"
+                         : result.overwrites > 0 ? "simulated"
+                                                 : "none";
   // Warm-up passes: the workload itself, all but its last run, untimed (workload/warm_up.h).
   const config::WorkloadConfig& workload = m_config.scenario.workload;
   for (uint32_t pass = 1; pass < workload.passes; ++pass) {
@@ -461,6 +464,7 @@ report::RunReport SsdPlatform::gather(double wall_s) const {
     r.power->lost_commands = host.lost_commands;
   }
   r.precondition_units_written = m_precondition_units;
+  r.precondition_aging = m_precondition_aging;
   r.warmup_passes = m_config.scenario.workload.passes - 1;
   r.warmup_requests = m_warmup_requests;
   r.precondition_wall_s = m_precondition_wall_s;

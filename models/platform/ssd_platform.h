@@ -108,6 +108,7 @@ class SsdPlatform : public sc_core::sc_module {
   MemoryCounters m_nvram_before;
   Picoseconds m_measure_from = 0;  // the ramp's end (0: the run's start)
   uint64_t m_precondition_units = 0;
+  std::string m_precondition_aging = "none";  // RunReport::precondition_aging
   uint64_t m_warmup_requests = 0;
   double m_precondition_wall_s = 0.0;
 };

@@ -3,21 +3,22 @@
 // so it costs no memory whatever the region. A 4-round Feistel network permutes the 2h-bit
 // numbers (2^2h the smallest such power of four >= n); a counter walks them in order and skips
 // the images >= n, which leaves a permutation of 0 .. n-1 (at most 4 steps a number on average).
-// After n numbers the same order starts again.
+// After n numbers the same order starts again. Used by the workload (workload.random_map, the
+// scatter of skewed addresses) and by sampled aging (sampled_aging.h: which unit a slot holds).
 #pragma once
 
 #include <cstdint>
 
 #include "ftl/core/random.h"
 
-namespace ssd::workload {
+namespace ssd::ftl {
 
 class RandomPermutation {
  public:
   RandomPermutation(uint64_t n, uint64_t seed) : m_n(n) {
     while ((uint64_t{1} << (2 * m_half_bits)) < n) ++m_half_bits;
     m_half_mask = (uint64_t{1} << m_half_bits) - 1;
-    ftl::Random random(seed);
+    Random random(seed);
     for (uint64_t& key : m_keys) key = random.next();
   }
 
@@ -64,4 +65,4 @@ class RandomPermutation {
   uint64_t m_counter = 0;
 };
 
-}  // namespace ssd::workload
+}  // namespace ssd::ftl

@@ -1,0 +1,41 @@
+// What sampled aging (precondition.aging = sampled, sampled_aging.h) carries from the miniature
+// it ages to the device it lays out: every block of the miniature's planes as the aging left it,
+// how many pages are programmed, how often it was erased, which of its slots hold a valid unit and
+// which write stream was writing it. Which unit each slot holds is not kept: the device gives its
+// own units to the valid slots.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ftl/core/types.h"
+
+namespace ssd::ftl {
+
+struct AgedPlanes {
+  uint32_t planes = 0;  // of the miniature (its dies x planes per die)
+  uint32_t blocks_per_plane = 0;
+  uint32_t units_per_block = 0;
+  // Per block of the miniature, plane by plane (block b of plane p is p * blocks_per_plane + b).
+  std::vector<uint16_t> programmed_pages;
+  std::vector<uint32_t> erase_counts;
+  std::vector<uint64_t> valid_bits;  // words_per_block() words per block, bit u: slot u is valid
+  // Per block, the write stream that was writing it (a partly programmed block): host stream s
+  // as s, GC stream g as kGcStream + g; kNoStream for the others. The device's streams go on
+  // in the same blocks: which stream continues which block sets when each plane next needs a
+  // free block, and with several planes per die a stream handed another's block changes how
+  // the die's planes take turns at GC for the rest of a run (docs/ftl.md, sampled aging).
+  static constexpr uint8_t kNoStream = 0xff;
+  static constexpr uint8_t kGcStream = 0x80;
+  std::vector<uint8_t> open_in_stream;
+
+  uint32_t words_per_block() const { return (units_per_block + 63) / 64; }
+  bool valid(uint64_t block, uint32_t unit) const {
+    return (valid_bits[block * words_per_block() + unit / 64] >> (unit % 64) & 1u) != 0;
+  }
+  void set_valid(uint64_t block, uint32_t unit) {
+    valid_bits[block * words_per_block() + unit / 64] |= uint64_t{1} << (unit % 64);
+  }
+};
+
+}  // namespace ssd::ftl

@@ -1,0 +1,151 @@
+// PageStore's side of sampled aging (sampled_aging.h): describing the miniature's planes, and
+// laying them out on the device's.
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "ftl/core/page_store.h"
+#include "ftl/core/random.h"
+#include "ftl/core/random_permutation.h"
+
+namespace ssd::ftl {
+
+AgedPlanes PageStore::describe_planes(const std::vector<SlotId>& table) const {
+  const Geometry& g = geometry();
+  const FlashArray& flash = m_backend.flash();
+  AgedPlanes aged;
+  aged.planes = g.planes();
+  aged.blocks_per_plane = g.blocks_per_plane;
+  aged.units_per_block = g.pages_per_block * g.units_per_page;
+  aged.programmed_pages.resize(g.blocks());
+  aged.erase_counts.resize(g.blocks());
+  aged.valid_bits.assign(uint64_t{g.blocks()} * aged.words_per_block(), 0);
+  for (BlockId block = 0; block < g.blocks(); ++block) {
+    aged.programmed_pages[block] = static_cast<uint16_t>(flash.write_pointer(block));
+    aged.erase_counts[block] = flash.erase_count(block);
+  }
+  aged.open_in_stream.assign(g.blocks(), AgedPlanes::kNoStream);
+  const auto mark_open = [&](const UnitWriter& writer, uint8_t stream) {
+    for (uint32_t plane = 0; plane < g.planes(); ++plane) {
+      const BlockId block = writer.open_block(plane);
+      if (block != kNone && flash.write_pointer(block) < g.pages_per_block) {
+        aged.open_in_stream[block] = stream;
+      }
+    }
+  };
+  for (size_t s = 0; s < m_host_writers.size(); ++s) {
+    mark_open(m_host_writers[s], static_cast<uint8_t>(s));
+  }
+  for (size_t s = 0; s < m_gc_writers.size(); ++s) {
+    mark_open(m_gc_writers[s], static_cast<uint8_t>(AgedPlanes::kGcStream + s));
+  }
+  const uint64_t slots_per_block = aged.units_per_block;
+  for (const SlotId slot : table) {
+    if (slot == kNone) continue;
+    if (buffered(slot) || !flash.is_programmed(g.page_of_slot(slot))) {
+      throw std::logic_error("sampled aging: slot " + std::to_string(slot) +
+                             " is mapped but not on flash (describe the planes after a flush)");
+    }
+    aged.set_valid(slot / slots_per_block, static_cast<uint32_t>(slot % slots_per_block));
+  }
+  return aged;
+}
+
+bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t seed, SlotId* table,
+                             const std::function<Token(Lun)>& token, std::vector<Lun>& left) {
+  const Geometry& g = geometry();
+  FlashArray& flash = m_backend.flash();
+  const uint32_t upp = g.units_per_page;
+  const uint32_t units_per_block = g.pages_per_block * upp;
+  const auto all_fresh = [](const std::vector<UnitWriter>& writers) {
+    return std::all_of(writers.begin(), writers.end(),
+                       [](const UnitWriter& w) { return w.fresh(); });
+  };
+  const bool fresh = all_fresh(m_host_writers) && all_fresh(m_gc_writers);
+  if (aged.planes == 0 || g.planes() % aged.planes != 0 ||
+      aged.blocks_per_plane != g.blocks_per_plane || aged.units_per_block != units_per_block ||
+      flash.journal_on() || m_sequenced || !fresh || !m_blocks.untouched() ||
+      m_host_writers[0].placement() == PlacementPolicy::kStatic ||
+      flash.spare_words_per_page() < upp ||
+      aged.open_in_stream.size() != aged.programmed_pages.size()) {
+    return false;
+  }
+  // The units in their valid slots, plane by plane, each plane's blocks in a shuffled order: a
+  // seeded permutation gives the k-th valid slot its unit.
+  RandomPermutation order(units, seed);
+  // The order's units are drawn kAhead ahead and their table entries prefetched for writing: each
+  // is a store to a random place in a table of hundreds of MB, and a store that misses holds up
+  // the ones behind it.
+  constexpr uint64_t kAhead = 16;
+  Lun ahead[kAhead];
+  uint64_t drawn = 0;
+  const auto draw = [&] {
+    const auto lun = static_cast<Lun>(order.next());
+    __builtin_prefetch(&table[lun], 1);
+    ahead[drawn++ % kAhead] = lun;
+  };
+  while (drawn < std::min(kAhead, units)) draw();
+  const auto unit_at = [&](uint64_t k) {  // the k-th unit of the order, k = 0, 1, 2 ...
+    const Lun lun = ahead[k % kAhead];
+    if (drawn < units) draw();
+    return lun;
+  };
+  Random shuffle(seed ^ 0x5a6d706c6564ull);  // "Sampled": its own stream beside the order's
+  uint64_t placed = 0;
+  std::vector<uint32_t> valid_in(g.blocks(), 0);
+  std::vector<uint8_t> open_in_stream(g.blocks(), AgedPlanes::kNoStream);
+  const uint32_t words = flash.spare_words_per_page();
+  std::vector<uint32_t> from(g.blocks_per_plane);
+  for (uint32_t plane = 0; plane < g.planes(); ++plane) {
+    const uint64_t template_first = uint64_t{plane % aged.planes} * aged.blocks_per_plane;
+    std::iota(from.begin(), from.end(), 0u);
+    for (uint32_t i = g.blocks_per_plane; i > 1; --i) {  // Fisher-Yates
+      std::swap(from[i - 1], from[shuffle.below(i)]);
+    }
+    for (uint32_t b = 0; b < g.blocks_per_plane; ++b) {
+      const uint64_t source = template_first + from[b];
+      const BlockId block = plane * g.blocks_per_plane + b;
+      flash.set_erase_count_in_bulk(block, aged.erase_counts[source]);
+      open_in_stream[block] = aged.open_in_stream[source];
+      const uint32_t pages = aged.programmed_pages[source];
+      if (pages == 0) continue;
+      flash.program_in_bulk(block, pages);
+      const PageId first_page = g.first_page(block);
+      uint32_t* spare = flash.spare_to_fill(first_page, pages);  // all kNone: written out erased
+      Token* tokens = flash.tokens_to_fill(first_page);
+      const SlotId first_slot = g.first_slot(first_page);
+      for (uint32_t u = 0; u < pages * upp; ++u) {
+        if (!aged.valid(source, u) || placed == units) continue;
+        const Lun lun = unit_at(placed++);
+        spare[uint64_t{u / upp} * words + u % upp] = lun;
+        if (tokens != nullptr) tokens[u] = token(lun);
+        table[lun] = first_slot + u;
+        ++valid_in[block];
+      }
+    }
+  }
+  for (; placed < units; ++placed) left.push_back(unit_at(placed));
+  m_backend.count_written_in_bulk(OpClass::kHostWrite, units - left.size());
+  // Free and full blocks from the flash; each stream takes back the blocks its counterpart in
+  // the miniature was writing (one this store does not have is left to whichever comes first).
+  m_blocks.rebuild(flash);
+  for (BlockId block = 0; block < g.blocks(); ++block) {
+    if (valid_in[block] != 0) m_blocks.add_valid_units(block, valid_in[block]);
+    const uint32_t programmed = flash.write_pointer(block);
+    if (programmed == 0 || programmed == g.pages_per_block) continue;
+    const uint8_t stream = open_in_stream[block];
+    const bool gc = stream != AgedPlanes::kNoStream && (stream & AgedPlanes::kGcStream) != 0;
+    const uint32_t index = stream & ~AgedPlanes::kGcStream;
+    std::vector<UnitWriter>& writers = gc ? m_gc_writers : m_host_writers;
+    if (stream != AgedPlanes::kNoStream && index < writers.size()) {
+      m_blocks.resume(block);
+      writers[index].resume_block(g.plane_of_block(block), block);
+    } else {
+      m_blocks.reopen(block);
+    }
+  }
+  return true;
+}
+
+}  // namespace ssd::ftl

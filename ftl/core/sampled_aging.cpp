@@ -1,0 +1,37 @@
+#include "ftl/core/sampled_aging.h"
+
+#include <stdexcept>
+
+#include "ftl/core/ftl_device.h"
+#include "ftl/core/preconditioner.h"
+
+namespace ssd::ftl {
+
+config::PlatformConfig miniature_platform(const config::PlatformConfig& platform, uint32_t dies) {
+  // Untimed, the FTL sees dies and their planes only: how they sit on channels and chips
+  // does not matter to the aging.
+  config::PlatformConfig miniature = platform;
+  miniature.nand.channels = 1;
+  miniature.nand.chips_per_channel = dies;
+  miniature.nand.dies_per_chip = 1;
+  return miniature;
+}
+
+AgedPlanes age_miniature(const config::PlatformConfig& platform,
+                         const config::PreconditionConfig& config,
+                         const std::function<void(double)>& progress) {
+  FtlDeviceOptions options;
+  options.oracle = false;  // the device's own oracle learns the units it lays out
+  FtlDevice miniature(miniature_platform(platform, config.sample_dies), options);
+  config::PreconditionConfig simulated = config;
+  simulated.aging = "simulated";
+  precondition(miniature, simulated, progress);
+  AgedPlanes planes;
+  if (!miniature.scheme().describe_aged_planes(planes)) {
+    throw std::invalid_argument("precondition.aging = sampled: the " + platform.ftl.scheme +
+                                " scheme cannot describe its planes");
+  }
+  return planes;
+}
+
+}  // namespace ssd::ftl

@@ -1,0 +1,37 @@
+// Sampled aging (precondition.aging = sampled): the random overwrites that age a device towards
+// GC steady state are run on a miniature of it, `precondition.sample_dies` dies with the
+// device's planes, blocks and pages, the same over-provisioning and FTL settings, and its
+// blocks are then laid out on every die of the device (MappingScheme::lay_out_aged): die d takes
+// the planes of the miniature's die d mod sample_dies, each plane's blocks in an order of its
+// own, the filled units in the valid slots in a seeded random order, and every write stream
+// goes on in the blocks its counterpart in the miniature was writing. GC is per plane, so a
+// plane of the miniature ages as a plane of the device does, and the aging costs what
+// sample_dies dies' does, not the device's.
+//
+// An approximation, measured against simulated aging in docs/ftl.md (preconditioning): the
+// units' places are random where simulated aging leaves the fill's order in blocks GC has not
+// collected, and the device's dies are copies of the miniature's, so its planes drift apart
+// only as far as the miniature's do.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "config/platform_config.h"
+#include "config/scenario_config.h"
+#include "ftl/core/aged_planes.h"
+
+namespace ssd::ftl {
+
+// The miniature of `platform` with `dies` dies: one channel of `dies` chips of one die each,
+// everything else the same.
+config::PlatformConfig miniature_platform(const config::PlatformConfig& platform, uint32_t dies);
+
+// Fills and ages the miniature of `platform` as `config` asks (simulated, oracle off) and
+// describes its planes. `progress` as precondition()'s. Throws std::invalid_argument when the
+// platform's scheme cannot describe its planes.
+AgedPlanes age_miniature(const config::PlatformConfig& platform,
+                         const config::PreconditionConfig& config,
+                         const std::function<void(double)>& progress = {});
+
+}  // namespace ssd::ftl

@@ -1,0 +1,84 @@
+// precondition.aging = sampled (ftl/core/sampled_aging.h) is refused, naming the key to change,
+// wherever the layout cannot be made: a scheme without it, a miniature that does not divide the
+// device's dies, static placement, power cuts, a synced map and the sector layer.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/config/config_test_support.h"
+
+namespace ssd::config::test {
+namespace {
+
+using ::testing::HasSubstr;
+
+const std::vector<std::string> kSampled = {"precondition.fill_ratio=1.0",
+                                           "precondition.overwrite_ratio=0.5",
+                                           "precondition.aging=\"sampled\""};
+
+std::vector<std::string> sampled_with(std::vector<std::string> more) {
+  std::vector<std::string> all = kSampled;
+  all.insert(all.end(), more.begin(), more.end());
+  return all;
+}
+
+TEST(SampledAgingConfig, PageMappingTakesIt) {
+  const LoadedConfig c = load_config("", "", sampled_with({"precondition.sample_dies=2"}));
+  EXPECT_EQ(c.scenario.precondition.aging, "sampled");
+  EXPECT_EQ(c.scenario.precondition.sample_dies, 2u);
+}
+
+TEST(SampledAgingConfig, AnUnknownMethodNamesTheKey) {
+  EXPECT_THAT(error_of([] { load_config("", "", {"precondition.aging=\"guessed\""}); }),
+              HasSubstr("precondition.aging"));
+}
+
+TEST(SampledAgingConfig, ASchemeWithoutItIsRefused) {
+  const std::string message =
+      error_of([] { load_config("", "", sampled_with({"ftl.scheme=\"block\""})); });
+  EXPECT_THAT(message, HasSubstr("precondition.aging"));
+  EXPECT_THAT(message, HasSubstr("block scheme cannot be aged by sampling"));
+  EXPECT_THAT(message, HasSubstr("schemes that can: page"));
+}
+
+TEST(SampledAgingConfig, WithoutOverwritesAnySchemeRuns) {
+  // Nothing to age: the key is inert, as the preconditioner ignores it.
+  EXPECT_NO_THROW(load_config(
+      "", "",
+      {"ftl.scheme=\"block\"", "precondition.aging=\"sampled\"", "precondition.fill_ratio=1.0"}));
+}
+
+TEST(SampledAgingConfig, TheMiniatureMustDivideTheDevicesDies) {
+  // platforms' default: 2 channels x 2 chips x 1 die.
+  const std::string message =
+      error_of([] { load_config("", "", sampled_with({"precondition.sample_dies=3"})); });
+  EXPECT_THAT(message, HasSubstr("precondition.sample_dies"));
+  EXPECT_THAT(message, HasSubstr("divide the device's 4"));
+  EXPECT_THAT(error_of([] { load_config("", "", sampled_with({"precondition.sample_dies=8"})); }),
+              HasSubstr("precondition.sample_dies"));
+  EXPECT_THAT(error_of([] { load_config("", "", sampled_with({"precondition.sample_dies=0"})); }),
+              HasSubstr("precondition.sample_dies"));
+}
+
+TEST(SampledAgingConfig, StaticPlacementIsRefused) {
+  EXPECT_THAT(error_of([] { load_config("", "", sampled_with({"ftl.placement=\"static\""})); }),
+              HasSubstr("ftl.placement"));
+}
+
+TEST(SampledAgingConfig, PowerCutsAreRefused) {
+  EXPECT_THAT(error_of([] { load_config("", "", sampled_with({"power.cut_at_us=100"})); }),
+              HasSubstr("sampled aging with power cuts is not built"));
+}
+
+TEST(SampledAgingConfig, ASyncedMapIsRefused) {
+  EXPECT_THAT(
+      error_of([] { load_config("", "", sampled_with({"ftl.page.map_sync=\"conventional\""})); }),
+      HasSubstr("ftl.page.map_sync"));
+}
+
+TEST(SampledAgingConfig, TheSectorLayerIsRefused) {
+  EXPECT_THAT(error_of([] { load_config("", "", sampled_with({"ftl.write_buffer.bytes=65536"})); }),
+              HasSubstr("ftl.write_buffer.bytes"));
+}
+
+}  // namespace
+}  // namespace ssd::config::test
