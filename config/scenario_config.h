@@ -88,8 +88,8 @@ struct PreconditionConfig {
   // "sampled": run on a miniature of `sample_dies` dies, whose blocks are then laid out on every
   // die (ftl/core/sampled_aging.h), for schemes that can; an approximation (docs/ftl.md).
   std::string aging = "simulated";
-  uint32_t sample_dies =
-      1;  // precondition.sample_dies (dies of the miniature; divides the device's)
+  // precondition.sample_dies: dies of the miniature (they must divide the device's).
+  uint32_t sample_dies = 1;
 };
 
 struct RunConfig {

@@ -109,7 +109,8 @@ class RegistryCatalog final : public config::SchemeCatalog {
       return config::KeyProblem{
           "precondition.aging",
           "the " + entry.name + " scheme cannot be aged by sampling (schemes that can: " +
-              names_where(&SchemeDescriptor::ages_by_sampling) + "); use simulated"};
+              names_where([](const SchemeDescriptor& e) { return e.ages_by_sampling; }) +
+              "); use simulated"};
     }
     if (platform.ftl.placement == "static") {
       return config::KeyProblem{"ftl.placement",
@@ -118,7 +119,7 @@ class RegistryCatalog final : public config::SchemeCatalog {
                                 "precondition.aging = simulated"};
     }
     const uint32_t dies = Geometry::from_platform(platform).dies();
-    if (sample_dies > dies || dies % sample_dies != 0) {
+    if (sample_dies == 0 || sample_dies > dies || dies % sample_dies != 0) {
       return config::KeyProblem{"precondition.sample_dies",
                                 "the miniature's dies must divide the device's " +
                                     std::to_string(dies) + " (got " + std::to_string(sample_dies) +
@@ -135,21 +136,18 @@ class RegistryCatalog final : public config::SchemeCatalog {
   }
 
  private:
-  static std::string names_where(bool SchemeDescriptor::*flag) {
+  // The schemes `has` holds for, comma-separated ("none" when none).
+  template <typename Has>
+  static std::string names_where(Has has) {
     std::string names;
     for (const SchemeDescriptor& entry : schemes()) {
-      if (!(entry.*flag)) continue;
+      if (!has(entry)) continue;
       names += (names.empty() ? "" : ", ") + entry.name;
     }
     return names.empty() ? "none" : names;
   }
   static std::string recovering_names() {
-    std::string names;
-    for (const SchemeDescriptor& entry : schemes()) {
-      if (!entry.recover) continue;
-      names += (names.empty() ? "" : ", ") + entry.name;
-    }
-    return names.empty() ? "none" : names;
+    return names_where([](const SchemeDescriptor& entry) { return bool(entry.recover); });
   }
 };
 

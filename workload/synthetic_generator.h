@@ -53,8 +53,8 @@ class SyntheticGenerator final : public WorkloadSource {
   bool m_random_pattern;
   uint64_t m_hot_sectors;  // the hot part at the span's start (workload.hot_span_ratio); 0: none
   ftl::Random m_random;
-  std::optional<ftl::RandomPermutation>
-      m_random_map;                         // workload.random_map: positions in its order
+  // workload.random_map: positions in its order.
+  std::optional<ftl::RandomPermutation> m_random_map;
   std::optional<AddressLaw> m_address_law;  // a skewed workload.address_distribution
   std::vector<double> m_split_cumulative;   // size_distribution "split": running shares
   uint64_t m_issued = 0;
