@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "ftl/core/stream_code.h"
 #include "ftl/core/types.h"
 
 namespace ssd::ftl {
@@ -20,14 +21,12 @@ struct AgedPlanes {
   std::vector<uint16_t> programmed_pages;
   std::vector<uint32_t> erase_counts;
   std::vector<uint64_t> valid_bits;  // words_per_block() words per block, bit u: slot u is valid
-  // Per block, the write stream that was writing it (a partly programmed block): host stream s
-  // as s, GC stream g as kGcStream + g; kNoStream for the others. The device's streams go on
-  // in the same blocks: which stream continues which block sets when each plane next needs a
-  // free block, and with several planes per die a stream handed another's block changes how
-  // the die's planes take turns at GC for the rest of a run (docs/ftl.md, sampled aging).
-  static constexpr uint8_t kNoStream = 0xff;
-  static constexpr uint8_t kGcStream = 0x80;
-  std::vector<uint8_t> open_in_stream;
+  // Per block, the write stream that was writing it (a partly programmed block), as its code
+  // (stream_code.h); StreamCodes::kNone for the others. The device's streams go on in the same
+  // blocks: which stream continues which block sets when each plane next needs a free block,
+  // and with several planes per die a stream handed another's block changes how the die's
+  // planes take turns at GC for the rest of a run (docs/ftl.md, sampled aging).
+  std::vector<StreamCode> open_in_stream;
 
   uint32_t words_per_block() const { return (units_per_block + 63) / 64; }
   bool valid(uint64_t block, uint32_t unit) const {

@@ -302,6 +302,9 @@ class FlashBackend {
     if (!m_flash.journal_on()) return;
     if (index == kNone) {  // untimed (preconditioning): complete at once
       m_flash.journal_complete(entry, 0);
+      // and forgotten at once: no cut can undo it, and an aging's millions of entries (an erase's
+      // keeps its block's spare words and tokens) would otherwise all be held until the run.
+      m_flash.journal_retire(0);
       return;
     }
     if (m_journal_of_op.size() <= index) m_journal_of_op.resize(index + 1, kNoEntry);

@@ -58,9 +58,14 @@ PageStore::PageStore(const config::PlatformConfig& platform, FlashBackend& backe
   const Geometry& g = backend.geometry();
   m_sequenced = backend.flash().spare_words_per_page() >= spare_words(g) + recovery_spare_words(g);
   if (m_sequenced) {
-    for (UnitWriter& writer : m_host_writers) writer.set_sequence(&m_sequence);
-    for (UnitWriter& writer : m_gc_writers) writer.set_sequence(&m_sequence);
-    m_map_writer.set_sequence(&m_sequence);
+    const auto mark = [](StreamCode code) { return uint64_t{code} << kStreamMarkShift; };
+    for (uint32_t s = 0; s < m_host_writers.size(); ++s) {
+      m_host_writers[s].set_sequence(&m_sequence, mark(StreamCodes::host(s)));
+    }
+    for (uint32_t s = 0; s < m_gc_writers.size(); ++s) {
+      m_gc_writers[s].set_sequence(&m_sequence, mark(StreamCodes::gc(s)));
+    }
+    m_map_writer.set_sequence(&m_sequence, mark(StreamCodes::kMapWriter));
     m_gc.set_erase_guard(this);
   }
 }
@@ -155,17 +160,48 @@ void PageStore::adopt(const std::vector<SlotId>& table) {
     note_lent(g.plane_of_block(block));
   }
   m_found_lent.clear();
-  // A block the cut left partly programmed goes on being written, GC's and the host's streams
-  // taking such blocks before free ones; after a torn page too (the pages after it are erased).
+  // A block the cut left partly programmed goes on being written, after a torn page too (the
+  // pages after it are erased): by the stream its last readable page names (the scan read that
+  // page's spare), else by whichever stream needs a block on its plane first.
   for (BlockId block = 0; block < g.blocks(); ++block) {
     const uint32_t programmed = flash.write_pointer(block);
-    if (programmed > 0 && programmed < g.pages_per_block &&
-        m_blocks.state(block) != BlockState::kLent) {
-      m_blocks.reopen(block);
+    if (programmed == 0 || programmed == g.pages_per_block ||
+        m_blocks.state(block) == BlockState::kLent) {
+      continue;
     }
+    StreamCode code = StreamCodes::kNone;
+    for (uint32_t p = programmed; p > 0; --p) {
+      const PageId page = g.first_page(block) + p - 1;
+      if (flash.readable(page)) {
+        code = stream_of(page);
+        break;
+      }
+    }
+    continue_block(block, code);
   }
   for (const SlotId slot : table) {
     if (slot != kNone) m_blocks.add_valid(slot);
+  }
+}
+
+const UnitWriter* PageStore::writer_of(StreamCode code) const {
+  for (uint32_t s = 0; s < m_host_writers.size(); ++s) {
+    if (code == StreamCodes::host(s)) return &m_host_writers[s];
+  }
+  for (uint32_t s = 0; s < m_gc_writers.size(); ++s) {
+    if (code == StreamCodes::gc(s)) return &m_gc_writers[s];
+  }
+  return code == StreamCodes::kMapWriter ? &m_map_writer : nullptr;
+}
+
+void PageStore::continue_block(BlockId block, StreamCode code) {
+  const uint32_t plane = geometry().plane_of_block(block);
+  UnitWriter* writer = writer_of(code);
+  if (writer != nullptr && writer->open_block(plane) == kNone) {
+    m_blocks.resume(block);
+    writer->resume_block(plane, block);
+  } else {
+    m_blocks.reopen(block);
   }
 }
 

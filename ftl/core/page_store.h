@@ -27,6 +27,7 @@
 #include "ftl/core/ftl_stats.h"
 #include "ftl/core/garbage_collector.h"
 #include "ftl/core/host_command.h"
+#include "ftl/core/stream_code.h"
 #include "ftl/core/unit_span.h"
 #include "ftl/core/unit_writer.h"
 #include "ftl/core/victim_policy.h"
@@ -40,7 +41,7 @@ class PageStore final : private EraseGuard {
   PageStore(const config::PlatformConfig& platform, FlashBackend& backend, MappingOwner& owner,
             FtlStats& stats, uint32_t streams = 1, uint32_t gc_streams = 0);
 
-  static constexpr uint32_t kMaxStreams = 8;
+  static constexpr uint32_t kMaxStreams = StreamCodes::kMaxPerKind;
 
   // Spare words per page this store writes (one LUN per unit), and the words it adds when the
   // device may lose power (a 64-bit program sequence number).
@@ -58,6 +59,11 @@ class PageStore final : private EraseGuard {
     return m_host_writers[stream].append(lun, token, after);
   }
   uint32_t streams() const { return static_cast<uint32_t>(m_host_writers.size()); }
+  // The block the stream `code` (stream_code.h) writes on `plane`; kNone when it has none.
+  BlockId stream_block(StreamCode code, uint32_t plane) const {
+    const UnitWriter* writer = writer_of(code);
+    return writer != nullptr ? writer->open_block(plane) : kNone;
+  }
   // Writes one unit of mapping metadata (e.g. a translation page) in the host stream, under
   // `key` (a number beyond the logical units, which GC hands back to the scheme).
   SlotId write_mapping(Lun key, Token token, uint32_t after = kNone) {
@@ -188,18 +194,26 @@ class PageStore final : private EraseGuard {
   std::vector<SlotId> recover_table(CpuWork& cpu);
   // After the scan: `table` (unit -> slot, kNone = unmapped) is what the scheme kept, and the
   // units of `table` are the valid ones. Blocks with no programmed page are free; blocks the cut
-  // left partly programmed are taken by the streams before any free block
-  // (BlockManager::reopen: after a cut GC may need their erased pages to write into before it
-  // can free a block); every other block is full. Programs continue from the highest sequence
-  // the scan saw.
+  // left partly programmed are taken by the streams before any free block (after a cut GC may
+  // need their erased pages to write into before it can free a block): each by the stream its
+  // last readable page names (stream_of: each stream goes on in its own block), else by
+  // whichever stream needs one on its plane first (BlockManager::reopen); every other block is
+  // full. Programs continue from the highest sequence the scan saw.
   void adopt(const std::vector<SlotId>& table);
   // For a scheme that rebuilds from less than the whole flash (a synced map, ftl/page/): the
   // program sequence a readable page carries; the next program's; and, after its own scan, where
   // programs go on (after the highest sequence it saw).
   uint64_t sequence_of(PageId page) const {
-    const uint32_t* spare = m_backend.flash().spare(page);
-    const uint32_t units = geometry().units_per_page;
-    return spare[units] | uint64_t{spare[units + 1]} << 32;
+    return program_sequence(m_backend.flash().spare(page), geometry().units_per_page);
+  }
+  // The same from a page's spare words (`units_per_page` words of units, then the sequence's).
+  static uint64_t program_sequence(const uint32_t* spare, uint32_t units_per_page) {
+    return sequence_words(spare, units_per_page) & ~kStreamMarkBits;
+  }
+  // The stream that programmed a readable page (stream_code.h; kNone before sequence numbers).
+  StreamCode stream_of(PageId page) const {
+    const uint64_t words = sequence_words(m_backend.flash().spare(page), geometry().units_per_page);
+    return static_cast<StreamCode>((words & kStreamMarkBits) >> kStreamMarkShift);
   }
   uint64_t next_sequence() const { return m_sequence; }
   void continue_after(uint64_t highest) { m_sequence = highest + 1; }
@@ -208,6 +222,12 @@ class PageStore final : private EraseGuard {
   // page to the layer, and adopt() keeps its block lent (BlockState::kLent) for the layer to
   // take up again; GC and the streams do not touch it.
   static constexpr uint64_t kLentPageMark = uint64_t{1} << 63;
+  // Below it, the stream that programmed the page (stream_code.h), which sequence_of() leaves out:
+  // 2^56 programs is more than any run makes.
+  static constexpr uint32_t kStreamMarkShift = 56;
+  static constexpr uint64_t kStreamMarkBits = ((uint64_t{1} << StreamCodes::kBits) - 1)
+                                              << kStreamMarkShift;
+  static_assert(kStreamMarkShift + StreamCodes::kBits <= 63, "below the lent page mark");
 
   const BlockManager& blocks() const { return m_blocks; }
   // Erased blocks for a layer above the scheme (BlockManager::lend_block, take_back). The host
@@ -221,6 +241,17 @@ class PageStore final : private EraseGuard {
   const Geometry& geometry() const { return m_blocks.geometry(); }
 
  private:
+  static uint64_t sequence_words(const uint32_t* spare, uint32_t units_per_page) {
+    return spare[units_per_page] | uint64_t{spare[units_per_page + 1]} << 32;
+  }
+  // The stream `code` names (nullptr: none of this store's).
+  const UnitWriter* writer_of(StreamCode code) const;
+  UnitWriter* writer_of(StreamCode code) {
+    return const_cast<UnitWriter*>(static_cast<const PageStore&>(*this).writer_of(code));
+  }
+  // `block`, partly programmed, after rebuild(): the stream `code` names goes on writing it if
+  // it has no block on that plane yet; else whichever stream needs one first takes it.
+  void continue_block(BlockId block, StreamCode code);
   // One more block of `plane` is lent: the host streams' plane live limit follows.
   void note_lent(uint32_t plane);
   // The stream assembling the page `slot` is in (nullptr: the slot is on flash or free).

@@ -25,8 +25,8 @@ AgedPlanes PageStore::describe_planes(const std::vector<SlotId>& table) const {
     aged.programmed_pages[block] = static_cast<uint16_t>(flash.write_pointer(block));
     aged.erase_counts[block] = flash.erase_count(block);
   }
-  aged.open_in_stream.assign(g.blocks(), AgedPlanes::kNoStream);
-  const auto mark_open = [&](const UnitWriter& writer, uint8_t stream) {
+  aged.open_in_stream.assign(g.blocks(), StreamCodes::kNone);
+  const auto mark_open = [&](const UnitWriter& writer, StreamCode stream) {
     for (uint32_t plane = 0; plane < g.planes(); ++plane) {
       const BlockId block = writer.open_block(plane);
       if (block != kNone && flash.write_pointer(block) < g.pages_per_block) {
@@ -34,12 +34,11 @@ AgedPlanes PageStore::describe_planes(const std::vector<SlotId>& table) const {
       }
     }
   };
-  for (size_t s = 0; s < m_host_writers.size(); ++s) {
-    mark_open(m_host_writers[s], static_cast<uint8_t>(s));
+  for (uint32_t s = 0; s < m_host_writers.size(); ++s) {
+    mark_open(m_host_writers[s], StreamCodes::host(s));
   }
-  for (size_t s = 0; s < m_gc_writers.size(); ++s) {
-    mark_open(m_gc_writers[s], static_cast<uint8_t>(AgedPlanes::kGcStream + s));
-  }
+  for (uint32_t s = 0; s < m_gc_writers.size(); ++s) mark_open(m_gc_writers[s], StreamCodes::gc(s));
+  mark_open(m_map_writer, StreamCodes::kMapWriter);
   const uint64_t slots_per_block = aged.units_per_block;
   for (const SlotId slot : table) {
     if (slot == kNone) continue;
@@ -94,7 +93,7 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
   Random shuffle(seed ^ 0x5a6d706c6564ull);  // "Sampled": its own stream beside the order's
   uint64_t placed = 0;
   std::vector<uint32_t> valid_in(g.blocks(), 0);
-  std::vector<uint8_t> open_in_stream(g.blocks(), AgedPlanes::kNoStream);
+  std::vector<StreamCode> open_in_stream(g.blocks(), StreamCodes::kNone);
   const uint32_t words = flash.spare_words_per_page();
   std::vector<uint32_t> from(g.blocks_per_plane);
   for (uint32_t plane = 0; plane < g.planes(); ++plane) {
@@ -133,16 +132,8 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
   for (BlockId block = 0; block < g.blocks(); ++block) {
     if (valid_in[block] != 0) m_blocks.add_valid_units(block, valid_in[block]);
     const uint32_t programmed = flash.write_pointer(block);
-    if (programmed == 0 || programmed == g.pages_per_block) continue;
-    const uint8_t stream = open_in_stream[block];
-    const bool gc = stream != AgedPlanes::kNoStream && (stream & AgedPlanes::kGcStream) != 0;
-    const uint32_t index = stream & ~AgedPlanes::kGcStream;
-    std::vector<UnitWriter>& writers = gc ? m_gc_writers : m_host_writers;
-    if (stream != AgedPlanes::kNoStream && index < writers.size()) {
-      m_blocks.resume(block);
-      writers[index].resume_block(g.plane_of_block(block), block);
-    } else {
-      m_blocks.reopen(block);
+    if (programmed != 0 && programmed != g.pages_per_block) {
+      continue_block(block, open_in_stream[block]);
     }
   }
   return true;

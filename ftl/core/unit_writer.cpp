@@ -88,7 +88,7 @@ void UnitWriter::start_page(uint32_t plane) {
 uint32_t UnitWriter::program(uint32_t plane, PageId copy_source) {
   OpenPage& open = m_open[plane];
   if (m_sequence != nullptr) {
-    const uint64_t sequence = (*m_sequence)++;
+    const uint64_t sequence = (*m_sequence)++ | m_sequence_mark;
     open.spare[m_geometry.units_per_page] = static_cast<uint32_t>(sequence);
     open.spare[m_geometry.units_per_page + 1] = static_cast<uint32_t>(sequence >> 32);
   }

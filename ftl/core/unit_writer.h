@@ -42,9 +42,13 @@ class UnitWriter {
   void set_plane_live_limit(uint64_t limit) { m_plane_live_limit = limit; }
   // How append() chooses the plane of a new page (default round_robin).
   void set_placement(PlacementPolicy policy) { m_placement = policy; }
-  // Stamps every page programmed from now on with `*sequence` (then incremented) in the two spare
-  // words after the units' (kSequenceWords); the counter is shared by every stream of a store.
-  void set_sequence(uint64_t* sequence) { m_sequence = sequence; }
+  // Stamps every page programmed from now on with `*sequence` (then incremented), its bits or'ed
+  // with `mark` (the store's name for the stream), in the two spare words after the units'
+  // (kSequenceWords); the counter is shared by every stream of a store.
+  void set_sequence(uint64_t* sequence, uint64_t mark) {
+    m_sequence = sequence;
+    m_sequence_mark = mark;
+  }
   static constexpr uint32_t kSequenceWords = 2;
 
   // Appends one unit on the next plane of the stripe (or on `plane`); returns its slot.
@@ -144,6 +148,7 @@ class UnitWriter {
   uint32_t m_last_program = kNone;
   uint64_t m_programs = 0;
   uint64_t* m_sequence = nullptr;  // program sequence (set_sequence), or none
+  uint64_t m_sequence_mark = 0;
 };
 
 }  // namespace ssd::ftl

@@ -95,7 +95,7 @@ TEST(SampledAging, EveryDieTakesTheMiniaturesBlocksAndStreams) {
   for (uint32_t plane = 0; plane < aged.planes; ++plane) {
     const std::vector<BlockKey> expected = plane_blocks(miniature, plane % miniature.planes);
     EXPECT_EQ(plane_blocks(aged, plane), expected) << "plane " << plane;
-    for (const BlockKey& key : expected) open_blocks += std::get<3>(key) != AgedPlanes::kNoStream;
+    for (const BlockKey& key : expected) open_blocks += std::get<3>(key) != StreamCodes::kNone;
   }
   EXPECT_GT(open_blocks, 0u);  // the streams' blocks were carried over, not handed out anew
 }

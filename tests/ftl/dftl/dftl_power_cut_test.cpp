@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ftl/core/ftl_device.h"
+#include "ftl/core/page_store.h"
 #include "ftl/core/random.h"
 #include "tests/ftl/dftl/dftl_checks.h"
 #include "tests/ftl/power/power_cut_rig.h"
@@ -32,7 +33,7 @@ std::vector<SlotId> newest_copies(FtlDevice& device) {
       const PageId page = g.first_page(b) + p;
       if (!device.flash().readable(page)) continue;
       const uint32_t* spare = device.flash().spare(page);
-      const uint64_t seq = spare[g.units_per_page] | uint64_t{spare[g.units_per_page + 1]} << 32;
+      const uint64_t seq = PageStore::program_sequence(spare, g.units_per_page);
       for (uint32_t u = 0; u < g.units_per_page; ++u) {
         const Lun key = spare[u];
         // A tie is two copies in one page: the later slot is the newer (Dftl::recover).

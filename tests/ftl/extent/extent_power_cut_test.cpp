@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ftl/core/ftl_device.h"
+#include "ftl/core/page_store.h"
 #include "ftl/core/random.h"
 #include "ftl/extent/extent_ftl.h"
 #include "ftl/extent/vet/vet_settings.h"
@@ -60,7 +61,7 @@ std::vector<SlotId> newest_copies(FtlDevice& device) {
       const PageId id = g.first_page(b) + page;
       if (!flash.readable(id)) continue;
       const uint32_t* spare = flash.spare(id);
-      const uint64_t sequence = spare[units] | uint64_t{spare[units + 1]} << 32;
+      const uint64_t sequence = PageStore::program_sequence(spare, units);
       for (uint32_t u = 0; u < units; ++u) {
         const Lun lun = spare[u];
         if (lun >= g.logical_units || sequence < newest[lun]) continue;
