@@ -94,6 +94,47 @@ INSTANTIATE_TEST_SUITE_P(Platforms, DacPowerCuts,
                                            CutCase{2048, true, "TwoUnitsPerPageCopyBack"}),
                          [](const auto& info) { return std::string(info.param.name); });
 
+// After a cut each of the seven write streams goes on in the block it was writing, which its pages
+// name (PageStore::stream_of): the region streams keep their blocks apart after a recovery too.
+TEST(DacPowerCut, EachRegionStreamGoesOnInTheBlockItWasWriting) {
+  const config::PlatformConfig p = dac_platform(4);
+  FtlDevice device(p, power_options());
+  PowerCutRig rig(device, 21);
+  const Geometry& g = device.geometry();
+  ASSERT_EQ(fill(rig, g), 0u);
+  ASSERT_EQ(rig.run_random(5000), 0u);
+  rig.run(CommandKind::kFlush, 0, 0);  // the open pages programmed: every open block has some
+  std::vector<StreamCode> streams;
+  for (uint32_t s = 0; s < dac(device).store().streams(); ++s)
+    streams.push_back(StreamCodes::host(s));
+  for (uint32_t s = 0; s < DacFtl::gc_streams(4); ++s) streams.push_back(StreamCodes::gc(s));
+  ASSERT_EQ(streams.size(), 7u);
+  std::vector<BlockId> before;
+  uint32_t host_streams_with_blocks = 0;
+  for (const StreamCode code : streams) {
+    bool any = false;
+    for (uint32_t plane = 0; plane < g.planes(); ++plane) {
+      const BlockId block = dac(device).store().stream_block(code, plane);
+      const bool partly = block != kNone && device.flash().write_pointer(block) > 0 &&
+                          device.flash().write_pointer(block) < g.pages_per_block;
+      before.push_back(partly ? block : kNone);
+      any = any || partly;
+    }
+    host_streams_with_blocks += any && code <= StreamCodes::host(3);
+  }
+  ASSERT_GT(host_streams_with_blocks, 1u);  // streams beyond the first are in play
+  const DurabilityCheck::Verdict verdict = rig.cut_at(rig.all_done() + 1);
+  ASSERT_EQ(verdict.lost_durable, 0u) << verdict.first_loss;
+  size_t i = 0;
+  for (const StreamCode code : streams) {
+    for (uint32_t plane = 0; plane < g.planes(); ++plane, ++i) {
+      if (before[i] == kNone) continue;
+      EXPECT_EQ(dac(device).store().stream_block(code, plane), before[i])
+          << "stream " << int{code} << ", plane " << plane;
+    }
+  }
+}
+
 // What recovery does with the per-unit metadata (DacFtl::recovered): the regions are not on flash,
 // so every unit restarts in the first region; the stamps are gone too, and a unit's first rewrite
 // after the cut is old, however soon it comes; the figures count from the recovery on.
