@@ -73,12 +73,6 @@ LoadedConfig load_config(const std::string& platform_path, const std::string& sc
   }
   const PreconditionConfig& pre = loaded.scenario.precondition;
   if (pre.aging == "sampled" && pre.fill_ratio > 0 && pre.overwrite_ratio > 0) {
-    if (loaded.scenario.power.on()) {
-      throw_error(origin_of(origins, "precondition.aging", "(built-in scenario defaults)"),
-                  "precondition.aging",
-                  "sampled aging with power cuts is not built (pages then carry program "
-                  "sequence numbers, which the layout does not write): use simulated");
-    }
     if (auto problem = schemes.sampled_aging_problem(loaded.platform, pre.sample_dies)) {
       throw_error(origin_of(origins, problem->key, "(built-in platform defaults)"), problem->key,
                   problem->reason +

@@ -96,7 +96,17 @@ bool FtlDevice::fill_sequential(uint64_t units, uint32_t chunk_units) {
 
 bool FtlDevice::lay_out_aged(const AgedPlanes& planes, uint64_t units, uint32_t chunk_units,
                              uint64_t seed) {
-  if (units == 0 || !may_build_in_bulk()) return false;
+  // Laid out with the journal off, also on a device that may lose power: nothing has run, so the
+  // journal holds nothing, and no cut could undo preconditioning (its operations are retired as
+  // they are made). The pages still carry their sequence numbers (PageStore::lay_out_aged).
+  if (units == 0 || m_flash->journal_size() != 0) return false;
+  struct JournalOff {
+    FlashArray& flash;
+    bool was_on;
+    ~JournalOff() { flash.set_journal(was_on); }
+  } journal_off{*m_flash, m_flash->journal_on()};
+  m_flash->set_journal(false);
+  if (!may_build_in_bulk()) return false;
   const AgedLayout layout{&planes, SequentialFill{units, chunk_units, m_next_id + 1}, seed};
   if (!m_scheme->lay_out_aged(layout)) return false;
   learn_fill(layout.fill);

@@ -58,14 +58,13 @@ PageStore::PageStore(const config::PlatformConfig& platform, FlashBackend& backe
   const Geometry& g = backend.geometry();
   m_sequenced = backend.flash().spare_words_per_page() >= spare_words(g) + recovery_spare_words(g);
   if (m_sequenced) {
-    const auto mark = [](StreamCode code) { return uint64_t{code} << kStreamMarkShift; };
     for (uint32_t s = 0; s < m_host_writers.size(); ++s) {
-      m_host_writers[s].set_sequence(&m_sequence, mark(StreamCodes::host(s)));
+      m_host_writers[s].set_sequence(&m_sequence, stream_mark(StreamCodes::host(s)));
     }
     for (uint32_t s = 0; s < m_gc_writers.size(); ++s) {
-      m_gc_writers[s].set_sequence(&m_sequence, mark(StreamCodes::gc(s)));
+      m_gc_writers[s].set_sequence(&m_sequence, stream_mark(StreamCodes::gc(s)));
     }
-    m_map_writer.set_sequence(&m_sequence, mark(StreamCodes::kMapWriter));
+    m_map_writer.set_sequence(&m_sequence, stream_mark(StreamCodes::kMapWriter));
     m_gc.set_erase_guard(this);
   }
 }

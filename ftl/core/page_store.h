@@ -173,7 +173,8 @@ class PageStore final : private EraseGuard {
   // Appends to `left` the units no valid slot took (the caller writes them). Returns false,
   // having done nothing, when the layout cannot be made: the store has written, `aged` is of
   // another geometry (blocks, pages, units, planes not dividing the store's), static placement,
-  // sequence numbers or the journal on.
+  // or the journal on. With sequence numbers each page gets the next, and the stream bits of the
+  // stream writing its block.
   bool lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t seed, SlotId* table,
                     const std::function<Token(Lun)>& token, std::vector<Lun>& left);
 
@@ -241,6 +242,8 @@ class PageStore final : private EraseGuard {
   const Geometry& geometry() const { return m_blocks.geometry(); }
 
  private:
+  // `code` in the sequence words' stream bits.
+  static uint64_t stream_mark(StreamCode code) { return uint64_t{code} << kStreamMarkShift; }
   static uint64_t sequence_words(const uint32_t* spare, uint32_t units_per_page) {
     return spare[units_per_page] | uint64_t{spare[units_per_page + 1]} << 32;
   }

@@ -64,7 +64,7 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
   const bool fresh = all_fresh(m_host_writers) && all_fresh(m_gc_writers);
   if (aged.planes == 0 || g.planes() % aged.planes != 0 ||
       aged.blocks_per_plane != g.blocks_per_plane || aged.units_per_block != units_per_block ||
-      flash.journal_on() || m_sequenced || !fresh || !m_blocks.untouched() ||
+      flash.journal_on() || !fresh || !m_blocks.untouched() ||
       m_host_writers[0].placement() == PlacementPolicy::kStatic ||
       flash.spare_words_per_page() < upp ||
       aged.open_in_stream.size() != aged.programmed_pages.size()) {
@@ -121,6 +121,14 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
         if (tokens != nullptr) tokens[u] = token(lun);
         table[lun] = first_slot + u;
         ++valid_in[block];
+      }
+      // Sequence numbers, when the device may lose power: each unit has one copy, so any order
+      // finds it; each page names the stream writing its block (a partly programmed block's
+      // stream takes it back after a cut, as in adopt()).
+      for (uint32_t p = 0; m_sequenced && p < pages; ++p) {
+        const uint64_t words_of_page = m_sequence++ | stream_mark(open_in_stream[block]);
+        spare[uint64_t{p} * words + upp] = static_cast<uint32_t>(words_of_page);
+        spare[uint64_t{p} * words + upp + 1] = static_cast<uint32_t>(words_of_page >> 32);
       }
     }
   }

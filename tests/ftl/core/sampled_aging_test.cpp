@@ -13,6 +13,8 @@
 #include "ftl/core/preconditioner.h"
 #include "ftl/core/random.h"
 #include "ftl/core/sampled_aging.h"
+#include "ftl/page/page_mapping.h"
+#include "tests/ftl/power/power_cut_rig.h"
 #include "tests/ftl/tiny_platform.h"
 
 namespace ssd::ftl {
@@ -172,6 +174,47 @@ TEST(SampledAging, OnlyOnADeviceThatHasServedNothing) {
   write.sector_count = device.geometry().sectors_per_unit;
   device.run(write);
   EXPECT_FALSE(device.lay_out_aged(miniature, device.geometry().logical_units, 256, 7));
+}
+
+// A device that may lose power is laid out with its pages' sequence numbers and stream bits: a
+// cut right after the aging finds every unit as laid out and gives each stream back the block it
+// was writing, and cuts among the writes that follow lose nothing durable.
+TEST(SampledAging, ADeviceThatMayLosePowerRecoversFromTheLayout) {
+  const config::PlatformConfig platform = testing::tiny_platform();
+  FtlDevice device(platform, testing::power_options());
+  ASSERT_TRUE(precondition(device, sampled()).aged_by_sampling);
+  const Geometry& g = device.geometry();
+  const auto store = [&]() -> const PageStore& {
+    return dynamic_cast<const PageMapping&>(device.scheme()).store();
+  };
+  const StreamCode streams[] = {StreamCodes::host(0), StreamCodes::gc(0)};
+  std::vector<BlockId> laid_out;
+  for (const StreamCode code : streams) {
+    for (uint32_t plane = 0; plane < g.planes(); ++plane) {
+      laid_out.push_back(store().stream_block(code, plane));
+    }
+  }
+  ASSERT_GT(std::count_if(laid_out.begin(), laid_out.end(), [](BlockId b) { return b != kNone; }),
+            1);
+  testing::PowerCutRig rig(device, 5);
+  DurabilityCheck::Verdict verdict = rig.cut_at(1);
+  EXPECT_EQ(verdict.lost_durable, 0u) << verdict.first_loss;
+  EXPECT_EQ(verdict.current, g.logical_units);  // each unit as laid out
+  size_t i = 0;
+  for (const StreamCode code : streams) {
+    for (uint32_t plane = 0; plane < g.planes(); ++plane, ++i) {
+      EXPECT_EQ(store().stream_block(code, plane), laid_out[i])
+          << "stream " << int{code} << ", plane " << plane;
+    }
+  }
+  for (int cut = 0; cut < 20; ++cut) {
+    ASSERT_EQ(rig.run_random(700), 0u)
+        << "cut " << cut << ": " << device.oracle()->first_mismatch();
+    verdict = rig.cut();
+    ASSERT_EQ(verdict.lost_durable, 0u) << "cut " << cut << ": " << verdict.first_loss;
+  }
+  EXPECT_GT(device.stats().gc_erases, 0u);
+  EXPECT_GT(rig.totals().torn, 0u);
 }
 
 TEST(SampledAging, AMiniatureOfAnotherGeometryIsRefused) {
