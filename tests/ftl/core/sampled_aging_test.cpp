@@ -15,6 +15,7 @@
 #include "ftl/core/sampled_aging.h"
 #include "ftl/page/page_mapping.h"
 #include "tests/ftl/power/power_cut_rig.h"
+#include "tests/ftl/power/stream_blocks.h"
 #include "tests/ftl/tiny_platform.h"
 
 namespace ssd::ftl {
@@ -187,26 +188,17 @@ TEST(SampledAging, ADeviceThatMayLosePowerRecoversFromTheLayout) {
   const auto store = [&]() -> const PageStore& {
     return dynamic_cast<const PageMapping&>(device.scheme()).store();
   };
-  const StreamCode streams[] = {StreamCodes::host(0), StreamCodes::gc(0)};
-  std::vector<BlockId> laid_out;
-  for (const StreamCode code : streams) {
-    for (uint32_t plane = 0; plane < g.planes(); ++plane) {
-      laid_out.push_back(store().stream_block(code, plane));
-    }
-  }
-  ASSERT_GT(std::count_if(laid_out.begin(), laid_out.end(), [](BlockId b) { return b != kNone; }),
-            1);
+  const std::vector<StreamCode> streams = {StreamCodes::host(0), StreamCodes::gc(0)};
+  const std::vector<BlockId> laid_out =
+      testing::partly_written_stream_blocks(store(), device.flash(), streams);
+  ASSERT_GT(testing::planes_with_block(laid_out, 0, g.planes()) +
+                testing::planes_with_block(laid_out, 1, g.planes()),
+            1u);
   testing::PowerCutRig rig(device, 5);
   DurabilityCheck::Verdict verdict = rig.cut_at(1);
   EXPECT_EQ(verdict.lost_durable, 0u) << verdict.first_loss;
   EXPECT_EQ(verdict.current, g.logical_units);  // each unit as laid out
-  size_t i = 0;
-  for (const StreamCode code : streams) {
-    for (uint32_t plane = 0; plane < g.planes(); ++plane, ++i) {
-      EXPECT_EQ(store().stream_block(code, plane), laid_out[i])
-          << "stream " << int{code} << ", plane " << plane;
-    }
-  }
+  testing::expect_streams_write(store(), streams, laid_out);
   for (int cut = 0; cut < 20; ++cut) {
     ASSERT_EQ(rig.run_random(700), 0u)
         << "cut " << cut << ": " << device.oracle()->first_mismatch();

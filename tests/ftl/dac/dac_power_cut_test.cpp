@@ -18,6 +18,7 @@
 #include "ftl/sector_log/sector_log_settings.h"
 #include "tests/ftl/dac/dac_checks.h"
 #include "tests/ftl/power/power_cut_rig.h"
+#include "tests/ftl/power/stream_blocks.h"
 
 namespace ssd::ftl {
 namespace {
@@ -105,34 +106,21 @@ TEST(DacPowerCut, EachRegionStreamGoesOnInTheBlockItWasWriting) {
   ASSERT_EQ(rig.run_random(5000), 0u);
   rig.run(CommandKind::kFlush, 0, 0);  // the open pages programmed: every open block has some
   std::vector<StreamCode> streams;
-  for (uint32_t s = 0; s < dac(device).store().streams(); ++s)
+  for (uint32_t s = 0; s < dac(device).store().streams(); ++s) {
     streams.push_back(StreamCodes::host(s));
+  }
   for (uint32_t s = 0; s < DacFtl::gc_streams(4); ++s) streams.push_back(StreamCodes::gc(s));
   ASSERT_EQ(streams.size(), 7u);
-  std::vector<BlockId> before;
+  const std::vector<BlockId> before =
+      testing::partly_written_stream_blocks(dac(device).store(), device.flash(), streams);
   uint32_t host_streams_with_blocks = 0;
-  for (const StreamCode code : streams) {
-    bool any = false;
-    for (uint32_t plane = 0; plane < g.planes(); ++plane) {
-      const BlockId block = dac(device).store().stream_block(code, plane);
-      const bool partly = block != kNone && device.flash().write_pointer(block) > 0 &&
-                          device.flash().write_pointer(block) < g.pages_per_block;
-      before.push_back(partly ? block : kNone);
-      any = any || partly;
-    }
-    host_streams_with_blocks += any && code <= StreamCodes::host(3);
+  for (size_t s = 0; s < 4; ++s) {
+    host_streams_with_blocks += testing::planes_with_block(before, s, g.planes()) > 0;
   }
   ASSERT_GT(host_streams_with_blocks, 1u);  // streams beyond the first are in play
   const DurabilityCheck::Verdict verdict = rig.cut_at(rig.all_done() + 1);
   ASSERT_EQ(verdict.lost_durable, 0u) << verdict.first_loss;
-  size_t i = 0;
-  for (const StreamCode code : streams) {
-    for (uint32_t plane = 0; plane < g.planes(); ++plane, ++i) {
-      if (before[i] == kNone) continue;
-      EXPECT_EQ(dac(device).store().stream_block(code, plane), before[i])
-          << "stream " << int{code} << ", plane " << plane;
-    }
-  }
+  testing::expect_streams_write(dac(device).store(), streams, before);
 }
 
 // What recovery does with the per-unit metadata (DacFtl::recovered): the regions are not on flash,

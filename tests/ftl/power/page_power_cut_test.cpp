@@ -3,7 +3,6 @@
 // anywhere among the operations in flight: mid-program, mid-erase, mid-GC, during a recovery.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <vector>
 
 #include "ftl/core/ftl_device.h"
@@ -12,6 +11,7 @@
 #include "ftl/page/page_mapping.h"
 #include "tests/ftl/page_table_checks.h"
 #include "tests/ftl/power/power_cut_rig.h"
+#include "tests/ftl/power/stream_blocks.h"
 #include "tests/ftl/tiny_platform.h"
 
 namespace ssd::ftl {
@@ -89,36 +89,18 @@ TEST(PagePowerCut, EachStreamGoesOnInTheBlockItWasWriting) {
   ASSERT_EQ(rig.run_random(30000), 0u);
   ASSERT_GT(device.stats().gc_erases, 0u);
   rig.run(CommandKind::kFlush, 0, 0);  // the open pages programmed: every open block has some
-  const Geometry& g = device.geometry();
   const auto store = [&]() -> const PageStore& {
     return dynamic_cast<const PageMapping&>(device.scheme()).store();
   };
-  const StreamCode streams[] = {StreamCodes::host(0), StreamCodes::gc(0)};
-  std::vector<BlockId> before;
-  for (const StreamCode code : streams) {
-    for (uint32_t plane = 0; plane < g.planes(); ++plane) {
-      const BlockId block = store().stream_block(code, plane);
-      const bool partly = block != kNone && device.flash().write_pointer(block) > 0 &&
-                          device.flash().write_pointer(block) < g.pages_per_block;
-      before.push_back(partly ? block : kNone);
-    }
-  }
-  ASSERT_GT(std::count_if(before.begin(), before.begin() + g.planes(),
-                          [](BlockId b) { return b != kNone; }),
-            1);
-  ASSERT_GT(std::count_if(before.begin() + g.planes(), before.end(),
-                          [](BlockId b) { return b != kNone; }),
-            1);
+  const std::vector<StreamCode> streams = {StreamCodes::host(0), StreamCodes::gc(0)};
+  const std::vector<BlockId> before =
+      testing::partly_written_stream_blocks(store(), device.flash(), streams);
+  const uint32_t planes = device.geometry().planes();
+  ASSERT_GT(testing::planes_with_block(before, 0, planes), 1u);
+  ASSERT_GT(testing::planes_with_block(before, 1, planes), 1u);
   const DurabilityCheck::Verdict verdict = rig.cut_at(rig.all_done() + 1);
   ASSERT_EQ(verdict.lost_durable, 0u) << verdict.first_loss;
-  size_t i = 0;
-  for (const StreamCode code : streams) {
-    for (uint32_t plane = 0; plane < g.planes(); ++plane, ++i) {
-      if (before[i] == kNone) continue;
-      EXPECT_EQ(store().stream_block(code, plane), before[i])
-          << "stream " << int{code} << ", plane " << plane;
-    }
-  }
+  testing::expect_streams_write(store(), streams, before);
 }
 
 // A flush made everything durable and nothing was written after it: every unit reads back its
