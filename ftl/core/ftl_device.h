@@ -66,8 +66,9 @@ class FtlDevice {
   // Preconditioning aged by sampling (precondition.aging = sampled, sampled_aging.h): the
   // miniature's `planes` laid out on every die with units 0 .. units-1 in their valid slots, in
   // an order `seed` draws, each holding what the fill of `chunk_units`-unit commands gives it
-  // (the commands take the next ids, the oracle learns them). Returns false, having done
-  // nothing, when the scheme cannot, as fill_sequential().
+  // (the commands take the next ids, the oracle learns them). Unlike fill_sequential(), also on
+  // a device that may lose power (its journal is off while the layout runs; the pages get
+  // sequence numbers). Returns false, having done nothing, when the scheme cannot.
   bool lay_out_aged(const AgedPlanes& planes, uint64_t units, uint32_t chunk_units, uint64_t seed);
 
   const config::PlatformConfig& platform() const { return m_platform; }
