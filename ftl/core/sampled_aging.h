@@ -8,10 +8,11 @@
 // plane of the miniature ages as a plane of the device does, and the aging costs what
 // sample_dies dies' does, not the device's.
 //
-// An approximation, measured against simulated aging in docs/ftl.md (preconditioning): the
+// An approximation, measured against simulated aging in docs/ftl.md (sampled aging): the
 // units' places are random where simulated aging leaves the fill's order in blocks GC has not
-// collected, and the device's dies are copies of the miniature's, so its planes drift apart
-// only as far as the miniature's do.
+// collected, and the device's dies are copies of the miniature's, so whatever state its aging
+// ended in is repeated on every die (a miniature of more dies comes no closer: measured there).
+// With power cuts the laid-out pages carry sequence numbers and stream bits as any program's.
 #pragma once
 
 #include <cstdint>
