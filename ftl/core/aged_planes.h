@@ -27,6 +27,15 @@ struct AgedPlanes {
   // and with several planes per die a stream handed another's block changes how the die's
   // planes take turns at GC for the rest of a run (docs/ftl.md, sampled aging).
   std::vector<StreamCode> open_in_stream;
+  // The miniature's logical units and the host units written to it (its fill and overwrites):
+  // what a scheme scales a count of host writes by on the device (DAC's ages).
+  uint64_t logical_units = 0;
+  uint64_t host_unit_writes = 0;
+  // What the scheme keeps per unit beside its map entry, by slot of the miniature (block b's slot
+  // u at b * units_per_block + u: the state of the unit there), packed as the scheme likes (DAC:
+  // region and age); empty when it keeps nothing. The unit the device lays out in a slot takes
+  // the slot's state.
+  std::vector<uint64_t> unit_state;
 
   uint32_t words_per_block() const { return (units_per_block + 63) / 64; }
   bool valid(uint64_t block, uint32_t unit) const {

@@ -174,9 +174,11 @@ class PageStore final : private EraseGuard {
   // having done nothing, when the layout cannot be made: the store has written, `aged` is of
   // another geometry (blocks, pages, units, planes not dividing the store's), static placement,
   // or the journal on. With sequence numbers each page gets the next, and the stream bits of the
-  // stream writing its block.
+  // stream writing its block. `copied_from`, when given, is set to the miniature's block each
+  // block copies, block by block (slot u of block b copies slot u of block copied_from[b]).
   bool lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t seed, SlotId* table,
-                    const std::function<Token(Lun)>& token, std::vector<Lun>& left);
+                    const std::function<Token(Lun)>& token, std::vector<Lun>& left,
+                    std::vector<uint32_t>* copied_from = nullptr);
 
   // --- power-loss recovery, on a store just built over the flash a cut left behind ---
   bool sequenced() const { return m_sequenced; }

@@ -18,6 +18,7 @@ AgedPlanes PageStore::describe_planes(const std::vector<SlotId>& table) const {
   aged.planes = g.planes();
   aged.blocks_per_plane = g.blocks_per_plane;
   aged.units_per_block = g.pages_per_block * g.units_per_page;
+  aged.logical_units = g.logical_units;
   aged.programmed_pages.resize(g.blocks());
   aged.erase_counts.resize(g.blocks());
   aged.valid_bits.assign(uint64_t{g.blocks()} * aged.words_per_block(), 0);
@@ -52,7 +53,8 @@ AgedPlanes PageStore::describe_planes(const std::vector<SlotId>& table) const {
 }
 
 bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t seed, SlotId* table,
-                             const std::function<Token(Lun)>& token, std::vector<Lun>& left) {
+                             const std::function<Token(Lun)>& token, std::vector<Lun>& left,
+                             std::vector<uint32_t>* copied_from) {
   const Geometry& g = geometry();
   FlashArray& flash = m_backend.flash();
   const uint32_t upp = g.units_per_page;
@@ -67,7 +69,9 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
       flash.journal_on() || !fresh || !m_blocks.untouched() ||
       m_host_writers[0].placement() == PlacementPolicy::kStatic ||
       flash.spare_words_per_page() < upp ||
-      aged.open_in_stream.size() != aged.programmed_pages.size()) {
+      aged.open_in_stream.size() != aged.programmed_pages.size() ||
+      (!aged.unit_state.empty() &&
+       aged.unit_state.size() != aged.programmed_pages.size() * uint64_t{units_per_block})) {
     return false;
   }
   // The units in their valid slots, plane by plane, each plane's blocks in a shuffled order: a
@@ -96,6 +100,7 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
   std::vector<StreamCode> open_in_stream(g.blocks(), StreamCodes::kNone);
   const uint32_t words = flash.spare_words_per_page();
   std::vector<uint32_t> from(g.blocks_per_plane);
+  if (copied_from != nullptr) copied_from->assign(g.blocks(), 0);
   for (uint32_t plane = 0; plane < g.planes(); ++plane) {
     const uint64_t template_first = uint64_t{plane % aged.planes} * aged.blocks_per_plane;
     std::iota(from.begin(), from.end(), 0u);
@@ -105,6 +110,7 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
     for (uint32_t b = 0; b < g.blocks_per_plane; ++b) {
       const uint64_t source = template_first + from[b];
       const BlockId block = plane * g.blocks_per_plane + b;
+      if (copied_from != nullptr) (*copied_from)[block] = static_cast<uint32_t>(source);
       flash.set_erase_count_in_bulk(block, aged.erase_counts[source]);
       open_in_stream[block] = aged.open_in_stream[source];
       const uint32_t pages = aged.programmed_pages[source];

@@ -4,6 +4,7 @@
 
 #include "ftl/core/ftl_device.h"
 #include "ftl/core/preconditioner.h"
+#include "ftl/scheme_registry.h"
 
 namespace ssd::ftl {
 
@@ -14,6 +15,12 @@ config::PlatformConfig miniature_platform(const config::PlatformConfig& platform
   miniature.nand.channels = 1;
   miniature.nand.chips_per_channel = dies;
   miniature.nand.dies_per_chip = 1;
+  const SchemeDescriptor* scheme = find_scheme(platform.ftl.scheme);
+  if (scheme != nullptr && scheme->scale_to_miniature) {
+    const double share = double(Geometry::from_platform(miniature).logical_units) /
+                         double(Geometry::from_platform(platform).logical_units);
+    scheme->scale_to_miniature(miniature, share);
+  }
   return miniature;
 }
 

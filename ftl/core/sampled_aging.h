@@ -25,7 +25,8 @@
 namespace ssd::ftl {
 
 // The miniature of `platform` with `dies` dies: one channel of `dies` chips of one die each,
-// everything else the same.
+// everything else the same but the scheme's settings that count the device's units
+// (SchemeDescriptor::scale_to_miniature).
 config::PlatformConfig miniature_platform(const config::PlatformConfig& platform, uint32_t dies);
 
 // Fills and ages the miniature of `platform` as `config` asks (simulated, oracle off) and

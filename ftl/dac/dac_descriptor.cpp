@@ -1,6 +1,7 @@
 #include "ftl/dac/dac_descriptor.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "config/capacity.h"
@@ -66,6 +67,14 @@ SchemeDescriptor dac_descriptor() {
   d.recovery_problem = sector_layer_recovery_problem;
   d.recovery_spare_words = PageStore::recovery_spare_words;
   d.settings_recovery_spare_words = sector_layer_recovery_spare_words;
+  // Sampled aging: the units' regions and ages come from the miniature (DacFtl::lay_out_aged); an
+  // explicit young threshold counts the device's units, so the miniature's is scaled to its own.
+  d.ages_by_sampling = true;
+  d.sampled_aging_problem = sector_layer_sampled_aging_problem;
+  d.scale_to_miniature = [](config::PlatformConfig& miniature, double share) {
+    uint64_t& young = miniature.ftl.settings.edit<DacSettings>().young_writes;
+    if (young != 0) young = std::max<uint64_t>(1, std::llround(double(young) * share));
+  };
   return d;
 }
 

@@ -1,6 +1,7 @@
 #include "ftl/dac/dac_ftl.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <numeric>
@@ -150,6 +151,79 @@ bool DacFtl::fill_sequential(const SequentialFill& fill) {
   if (m_regions > 1) std::iota(m_stamp.begin(), m_stamp.begin() + fill.units, m_clock + 1);
   m_clock += static_cast<uint32_t>(fill.units);
   m_host_units[m_first_region] += fill.units;
+  return true;
+}
+
+bool DacFtl::describe_aged_planes(AgedPlanes& planes) const {
+  planes = m_store.describe_planes(m_l2p);
+  planes.host_unit_writes = m_clock;  // the miniature's clock has not wrapped
+  planes.unit_state.assign(planes.programmed_pages.size() * uint64_t{planes.units_per_block}, 0);
+  for (Lun lun = 0; lun < m_geometry.logical_units; ++lun) {
+    if (m_l2p[lun] == kNone) continue;
+    planes.unit_state[m_l2p[lun]] = uint64_t{m_region[lun]} << 32 | age_of(lun);
+  }
+  return true;
+}
+
+bool DacFtl::lay_out_aged(const AgedLayout& layout) {
+  const AgedPlanes& aged = *layout.planes;
+  const SequentialFill& fill = layout.fill;
+  if (aged.logical_units == 0 || aged.unit_state.empty()) return false;
+  // Counts of host writes on the device's scale: the miniature's times its share.
+  const double scale = double(m_geometry.logical_units) / double(aged.logical_units);
+  const auto scaled = [scale](uint64_t writes) {
+    return static_cast<uint32_t>(std::min<double>(std::round(double(writes) * scale), UINT32_MAX));
+  };
+  const uint32_t clock = scaled(aged.host_unit_writes);
+  // Per slot of the miniature, the region and the device's stamp its unit takes: computed once
+  // per slot rather than once per unit laid out (the device has dies / sample_dies times as
+  // many units). A miniature with more regions than this device is not this device's.
+  std::vector<uint64_t> region_and_stamp(aged.unit_state.size());
+  for (uint64_t slot = 0; slot < aged.unit_state.size(); ++slot) {
+    const uint64_t state = aged.unit_state[slot];
+    if ((state >> 32) >= m_regions) return false;
+    const uint32_t stamp = clock - scaled(static_cast<uint32_t>(state));
+    region_and_stamp[slot] = (state >> 32) << 32 | stamp;
+  }
+  const auto token = [&](Lun lun) { return whole_unit_token(fill.command_id(lun), lun); };
+  std::vector<Lun> left;
+  std::vector<uint32_t> copied_from;
+  if (!m_store.lay_out_aged(aged, fill.units, layout.seed, m_l2p.data(), token, left,
+                            &copied_from)) {
+    return false;
+  }
+  // Each laid-out unit's region and stamp from the slot it copies, the units in order: the
+  // per-unit arrays are written front to back, and the slots' entries (some MB, read at random)
+  // are prefetched kAhead units ahead, else each read is a miss the next waits for.
+  const uint32_t units_per_block = aged.units_per_block;
+  const auto entry_of = [&](Lun lun) -> const uint64_t* {
+    const SlotId slot = m_l2p[lun];
+    if (slot == kNone) return nullptr;  // one of `left`
+    return &region_and_stamp[uint64_t{copied_from[slot / units_per_block]} * units_per_block +
+                             slot % units_per_block];
+  };
+  constexpr uint64_t kAhead = 16;
+  for (Lun lun = 0; lun < fill.units; ++lun) {
+    if (lun + kAhead < fill.units) {
+      if (const uint64_t* ahead = entry_of(static_cast<Lun>(lun + kAhead))) {
+        __builtin_prefetch(ahead);
+      }
+    }
+    const uint64_t* entry = entry_of(lun);
+    if (entry == nullptr) continue;
+    const auto region = static_cast<uint8_t>(*entry >> 32);
+    m_region[lun] = region;
+    ++m_host_units[region];
+    if (m_regions > 1) m_stamp[lun] = static_cast<uint32_t>(*entry);
+  }
+  m_clock = clock;
+  // write()'s own path for the units no valid slot took: new data in the first region.
+  for (const Lun lun : left) {
+    m_l2p[lun] = m_store.write_in_stream(m_first_region, lun, token(lun));
+    m_region[lun] = static_cast<uint8_t>(m_first_region);
+    if (m_regions > 1) m_stamp[lun] = ++m_clock;
+    ++m_host_units[m_first_region];
+  }
   return true;
 }
 

@@ -38,6 +38,12 @@ class DacFtl final : public MappingScheme, public BlockLender, private MappingOw
   // The store's bulk layout in the first region's stream (PageStore::fill_sequential), each unit
   // new data there with its stamp, as write() would leave it; write() itself for the rest.
   bool fill_sequential(const SequentialFill& fill) override;
+  // Sampled aging (ftl/core/sampled_aging.h): the store's planes, and per valid slot its unit's
+  // region and age (host unit writes since its last one). Laid out, each unit takes the region
+  // of the slot it lands in and its age scaled by the device's units over the miniature's, so
+  // the young threshold divides the units as it did in the miniature (docs/schemes.md, DAC).
+  bool describe_aged_planes(AgedPlanes& planes) const override;
+  bool lay_out_aged(const AgedLayout& layout) override;
   void trim(const HostCommand& command) override;
   void flush(const HostCommand& command) override;
 
@@ -61,6 +67,8 @@ class DacFtl final : public MappingScheme, public BlockLender, private MappingOw
   SlotId slot_of(Lun lun) const { return m_l2p[lun]; }
   // The region `lun` was last written or demoted into (meaningful while it is mapped).
   uint32_t region_of(Lun lun) const { return m_region[lun]; }
+  // Host unit writes since `lun` was last written (0 with one region, which keeps no stamps).
+  uint32_t age_of(Lun lun) const { return m_regions > 1 ? m_clock - m_stamp[lun] : 0; }
   const PageStore& store() const { return m_store; }
   // Blocks for the sector log's data region (ftl/sector_log/).
   BlockId lend_block(uint32_t plane) override { return m_store.lend_block(plane); }

@@ -59,11 +59,7 @@ SchemeDescriptor page_descriptor() {
                                 "sampled aging lays out the units, not the map's own pages: "
                                 "use none or precondition.aging = simulated"};
     }
-    if (!sector_layer_on(p)) return std::nullopt;
-    const bool log = p.ftl.settings.get<SectorLogSettings>().size_bytes > 0;
-    return config::KeyProblem{log ? "ftl.sector_log.size_bytes" : "ftl.write_buffer.bytes",
-                              "sampled aging lays out the page scheme's units, not the sector "
-                              "layer's: set it to 0 or use precondition.aging = simulated"};
+    return sector_layer_sampled_aging_problem(p);
   };
   d.settings_recovery_spare_words = sector_layer_recovery_spare_words;
   return d;

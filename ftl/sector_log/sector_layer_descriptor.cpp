@@ -136,6 +136,15 @@ uint64_t sector_layer_simulator_bytes(const config::PlatformConfig& p, const Geo
   return log_sectors * 9 + log_sectors * per_page + 2 * buffer_pages * per_page + data_words;
 }
 
+std::optional<config::KeyProblem> sector_layer_sampled_aging_problem(
+    const config::PlatformConfig& platform) {
+  if (!sector_layer_on(platform)) return std::nullopt;
+  const bool log = platform.ftl.settings.get<SectorLogSettings>().size_bytes > 0;
+  return config::KeyProblem{log ? "ftl.sector_log.size_bytes" : "ftl.write_buffer.bytes",
+                            "sampled aging lays out the page scheme's units, not the sector "
+                            "layer's: set it to 0 or use precondition.aging = simulated"};
+}
+
 std::optional<config::KeyProblem> sector_layer_recovery_problem(
     const config::PlatformConfig& platform) {
   if (!sector_layer_on(platform)) return std::nullopt;

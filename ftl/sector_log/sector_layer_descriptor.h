@@ -31,6 +31,10 @@ std::optional<config::KeyProblem> check_sector_layer(const config::PlatformConfi
 // when it can, or when the layer is off.
 std::optional<config::KeyProblem> sector_layer_recovery_problem(
     const config::PlatformConfig& platform);
+// Sampled aging (ftl/core/sampled_aging.h) lays out the scheme's units, not the layer's: why not
+// with the layer on, naming its key; none when it is off.
+std::optional<config::KeyProblem> sector_layer_sampled_aging_problem(
+    const config::PlatformConfig& platform);
 // Spare words the layer adds per page when power may be cut (SchemeDescriptor::
 // settings_recovery_spare_words): the sector log's addresses, when the spare area holds them.
 uint32_t sector_layer_recovery_spare_words(const config::PlatformConfig& platform,

@@ -27,6 +27,17 @@ TEST(SampledAgingConfig, PageMappingTakesIt) {
   EXPECT_EQ(c.scenario.precondition.sample_dies, 2u);
 }
 
+TEST(SampledAgingConfig, DacTakesItAndRefusesTheSectorLayer) {
+  EXPECT_EQ(load_config("", "", sampled_with({"ftl.scheme=\"dac\""})).scenario.precondition.aging,
+            "sampled");
+  EXPECT_THAT(error_of([] {
+                load_config(
+                    "", "",
+                    sampled_with({"ftl.scheme=\"dac\"", "ftl.sector_log.size_bytes=4194304"}));
+              }),
+              HasSubstr("ftl.sector_log.size_bytes"));
+}
+
 TEST(SampledAgingConfig, AnUnknownMethodNamesTheKey) {
   EXPECT_THAT(error_of([] { load_config("", "", {"precondition.aging=\"guessed\""}); }),
               HasSubstr("precondition.aging"));
@@ -37,7 +48,7 @@ TEST(SampledAgingConfig, ASchemeWithoutItIsRefused) {
       error_of([] { load_config("", "", sampled_with({"ftl.scheme=\"block\""})); });
   EXPECT_THAT(message, HasSubstr("precondition.aging"));
   EXPECT_THAT(message, HasSubstr("block scheme cannot be aged by sampling"));
-  EXPECT_THAT(message, HasSubstr("schemes that can: page"));
+  EXPECT_THAT(message, HasSubstr("schemes that can: page, dac"));
 }
 
 TEST(SampledAgingConfig, WithoutOverwritesAnySchemeRuns) {

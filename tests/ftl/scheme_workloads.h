@@ -27,6 +27,19 @@ inline uint64_t run_one(ftl::FtlDevice& device, ftl::CommandKind kind, uint64_t 
   return device.run(c);
 }
 
+// `writes` single-unit writes at units drawn uniformly (an aged device's steady state), returning
+// the units that failed the oracle.
+inline uint64_t write_random_units(ftl::FtlDevice& device, uint64_t writes, uint64_t seed) {
+  const ftl::Geometry& g = device.geometry();
+  ftl::Random random(seed);
+  uint64_t mismatches = 0;
+  for (uint64_t i = 0; i < writes; ++i) {
+    mismatches += run_one(device, ftl::CommandKind::kWrite,
+                          random.below(g.logical_units) * g.sectors_per_unit, g.sectors_per_unit);
+  }
+  return mismatches;
+}
+
 // Random commands of 1 to 4 units' worth of sectors at any sector: 50 % writes, 35 % reads,
 // 10 % trims, 5 % flushes. `check` runs every `check_every` commands and at the end.
 inline uint64_t run_random(ftl::FtlDevice& device, uint64_t commands, uint64_t seed,

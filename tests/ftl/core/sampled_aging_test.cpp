@@ -11,11 +11,11 @@
 
 #include "ftl/core/ftl_device.h"
 #include "ftl/core/preconditioner.h"
-#include "ftl/core/random.h"
 #include "ftl/core/sampled_aging.h"
 #include "ftl/page/page_mapping.h"
 #include "tests/ftl/power/power_cut_rig.h"
 #include "tests/ftl/power/stream_blocks.h"
+#include "tests/ftl/scheme_workloads.h"
 #include "tests/ftl/tiny_platform.h"
 
 namespace ssd::ftl {
@@ -69,16 +69,8 @@ uint64_t read_everything(FtlDevice& device, uint32_t units = 16) {
 
 // Units GC moved per unit the host wrote over `writes` random single-unit writes.
 double waf_of_overwrites(FtlDevice& device, uint64_t writes, uint64_t seed) {
-  const Geometry& g = device.geometry();
   const FtlStats before = device.stats();
-  Random random(seed);
-  HostCommand write;
-  write.kind = CommandKind::kWrite;
-  write.sector_count = g.sectors_per_unit;
-  for (uint64_t i = 0; i < writes; ++i) {
-    write.start_sector = random.below(g.logical_units) * g.sectors_per_unit;
-    device.run(write);
-  }
+  testing::write_random_units(device, writes, seed);
   const double moved = double(device.stats().gc_units_copied - before.gc_units_copied);
   return 1.0 + moved / double(writes);
 }
