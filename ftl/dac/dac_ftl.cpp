@@ -156,7 +156,9 @@ bool DacFtl::fill_sequential(const SequentialFill& fill) {
 
 bool DacFtl::describe_aged_planes(AgedPlanes& planes) const {
   planes = m_store.describe_planes(m_l2p);
-  planes.host_unit_writes = m_clock;  // the miniature's clock has not wrapped
+  // The clock modulo 2^32, as the counter keeps it: only the ages it gives (clock - stamp) carry
+  // over, and those are exact whether or not it wrapped.
+  planes.host_unit_writes = m_clock;
   planes.unit_state.assign(planes.programmed_pages.size() * uint64_t{planes.units_per_block}, 0);
   for (Lun lun = 0; lun < m_geometry.logical_units; ++lun) {
     if (m_l2p[lun] == kNone) continue;
