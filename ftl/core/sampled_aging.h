@@ -13,7 +13,7 @@
 // collected, and the device's dies are copies of the miniature's, so whatever state its aging
 // ended in is repeated on every die. That costs little at a shallow queue, where a miniature of
 // more dies comes no closer, but a deep queue is paced by the planes whose GC costs most, which a
-// one-die miniature's two planes cannot stand for: there it needs 8-16 dies (measured there).
+// one-die miniature's two planes cannot stand for: there 16 dies leave 1-8 % (measured there).
 // With power cuts the laid-out pages carry sequence numbers and stream bits as any program's.
 #pragma once
 
