@@ -87,6 +87,11 @@ class MappingScheme {
   // cache miss overlaps other work; nothing else may change.
   virtual void prefetch_unit(Lun /*lun*/) const {}
 
+  // A hint: preconditioning is about to age the device (millions of writes at random places).
+  // A scheme may back its per-unit tables by huge pages (back_by_huge_pages,
+  // prefaulted_allocator.h); nothing else may change.
+  virtual void expect_random_work() {}
+
   // The timed run starts (preconditioning and warm-up passes are over): a scheme whose figures
   // describe the measured run rather than the device's whole life starts counting again.
   virtual void start_measuring() {}

@@ -50,6 +50,9 @@ PreconditionResult precondition(FtlDevice& device, const config::PreconditionCon
     }
   };
 
+  // Aging writes at random places for seconds to minutes: worth the scheme's preparing for it
+  // (huge pages for its tables). A fill alone is sequential and short.
+  if (overwrite_units > 0) device.scheme().expect_random_work();
   // Aged by sampling: a miniature of a few dies runs the fill and the overwrites, and its planes
   // are laid out on every die (sampled_aging.h). The units are those of the fill, in new places.
   if (config.aging == "sampled" && overwrite_units > 0) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ftl/core/memory_sizes.h"
+#include "ftl/core/prefaulted_allocator.h"
 #include "ftl/core/unit_span.h"
 #include "ftl/dac/dac_settings.h"
 
@@ -33,9 +34,10 @@ DacFtl::DacFtl(const SchemeContext& context)
       m_first_region(context.platform.ftl.settings.get<DacSettings>().first_region),
       m_young(young_threshold(context.platform.ftl.settings.get<DacSettings>().young_writes,
                               m_geometry.logical_units)),
-      m_l2p(m_geometry.logical_units, kNone),
-      m_region(m_geometry.logical_units, 0),
-      m_stamp(m_regions > 1 ? m_geometry.logical_units : 0, 0),
+      // Per unit, read and written at random (prefaulted_allocator.h).
+      m_l2p(populated_vector(m_geometry.logical_units, SlotId{kNone})),
+      m_region(populated_vector(m_geometry.logical_units, uint8_t{0})),
+      m_stamp(populated_vector(m_regions > 1 ? m_geometry.logical_units : 0, uint32_t{0})),
       m_store(context.platform, context.backend, *this, m_stats, m_regions, gc_streams(m_regions)),
       m_entry_bytes(bytes_to_name(m_geometry.slots())),
       m_metadata_bytes((metadata_bits_per_unit(m_regions) + 7) / 8),
@@ -133,6 +135,12 @@ void DacFtl::write(const HostCommand& command) {
     if (m_regions > 1) m_stamp[lun] = now;
     ++m_host_units[region];
   }
+}
+
+void DacFtl::expect_random_work() {
+  back_by_huge_pages(m_l2p);
+  back_by_huge_pages(m_region);
+  back_by_huge_pages(m_stamp);
 }
 
 bool DacFtl::fill_sequential(const SequentialFill& fill) {

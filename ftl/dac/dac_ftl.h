@@ -44,6 +44,7 @@ class DacFtl final : public MappingScheme, public BlockLender, private MappingOw
   // the young threshold divides the units as it did in the miniature (docs/schemes.md, DAC).
   bool describe_aged_planes(AgedPlanes& planes) const override;
   bool lay_out_aged(const AgedLayout& layout) override;
+  void expect_random_work() override;
   void trim(const HostCommand& command) override;
   void flush(const HostCommand& command) override;
 

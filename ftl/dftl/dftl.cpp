@@ -6,6 +6,7 @@
 
 #include "ftl/core/content_token.h"
 #include "ftl/core/memory_sizes.h"
+#include "ftl/core/prefaulted_allocator.h"
 #include "ftl/core/unit_span.h"
 #include "ftl/dftl/dftl_settings.h"
 
@@ -28,8 +29,9 @@ uint32_t cache_capacity(const DftlSettings& settings, const Geometry& g) {
 Dftl::Dftl(const SchemeContext& context)
     : m_backend(context.backend),
       m_geometry(context.backend.geometry()),
-      m_flash_entries(m_geometry.logical_units, kNone),
-      m_relocated(m_geometry.logical_units, kNone),
+      // Per unit, read and written at random (prefaulted_allocator.h).
+      m_flash_entries(populated_vector(m_geometry.logical_units, SlotId{kNone})),
+      m_relocated(populated_vector(m_geometry.logical_units, SlotId{kNone})),
       m_slot_bytes(bytes_to_name(m_geometry.slots())),
       m_entries_per_tpage(std::max(1u, m_geometry.unit_bytes / m_slot_bytes)),
       m_gtd((m_geometry.logical_units + m_entries_per_tpage - 1) / m_entries_per_tpage, kNone),
@@ -38,6 +40,11 @@ Dftl::Dftl(const SchemeContext& context)
             cache_capacity(context.platform.ftl.settings.get<DftlSettings>(), m_geometry)),
       m_store(context.platform, context.backend, *this, m_stats),
       m_is_stale(m_gtd.size(), false) {}
+
+void Dftl::expect_random_work() {
+  back_by_huge_pages(m_flash_entries);
+  back_by_huge_pages(m_relocated);
+}
 
 std::unique_ptr<Dftl> Dftl::recovered(const SchemeContext& context) {
   auto scheme = std::make_unique<Dftl>(context);

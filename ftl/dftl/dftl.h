@@ -57,6 +57,7 @@ class Dftl final : public MappingScheme, private MappingOwner {
   // are dirty. Declines where the store does, and for a cache of 4 entries or fewer (a translation
   // write every few units: command by command costs little more).
   bool fill_sequential(const SequentialFill& fill) override;
+  void expect_random_work() override;
 
   const FtlStats& stats() const override { return m_stats; }
   // CMT entries x (unit number + slot) + GTD entries x slot.

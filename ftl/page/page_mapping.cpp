@@ -11,13 +11,11 @@ namespace ssd::ftl {
 PageMapping::PageMapping(const SchemeContext& context)
     : m_backend(context.backend),
       m_geometry(context.backend.geometry()),
+      // The largest thing a run allocates (499 MB on the 512 GiB device), read and written at
+      // random: populated at once, in huge pages where granted (prefaulted_allocator.h).
+      m_l2p(populated_vector(m_geometry.logical_units, SlotId{kNone})),
       m_store(context.platform, context.backend, *this, m_stats),
       m_entry_bytes(map_layout(context.platform, m_geometry).entry_bytes) {
-  // The table is the largest thing a run allocates (499 MB on the 512 GiB device): its pages
-  // populated at once, before the first write (prefaulted_allocator.h).
-  m_l2p.reserve(m_geometry.logical_units);
-  prefault_for_writing(m_l2p.data(), m_geometry.logical_units * sizeof(SlotId));
-  m_l2p.assign(m_geometry.logical_units, kNone);
   const MapLayout layout = map_layout(context.platform, m_geometry);
   if (layout.policy != MapSyncPolicy::kNone) {
     m_sync = std::make_unique<MapSync>(layout, m_backend, m_store);
@@ -68,6 +66,8 @@ void PageMapping::write(const HostCommand& command) {
     set_entry(lun, slot);
   }
 }
+
+void PageMapping::expect_random_work() { back_by_huge_pages(m_l2p); }
 
 bool PageMapping::fill_sequential(const SequentialFill& fill) {
   const uint64_t in_bulk = m_store.fill_sequential(fill.units, m_l2p.data(), [&](Lun lun) {

@@ -41,6 +41,7 @@ class PageMapping final : public MappingScheme, public BlockLender, private Mapp
   bool lay_out_aged(const AgedLayout& layout) override;
 
   void prefetch_unit(Lun lun) const override { prefetch(lun); }
+  void expect_random_work() override;
 
   const FtlStats& stats() const override { return m_stats; }
   // Entries x the bytes a controller needs to name every physical slot.
