@@ -2,10 +2,13 @@
 // intervals in memory_timing.h): a vector whose front is dropped as reservations end. Dropping
 // moves a start index instead of the elements, so a long list is not copied each time one
 // reservation ends (nor allocated per reservation, as a tree would be); the
-// storage is compacted once the dropped part is at least half of it. Otherwise it is used as a
-// std::vector (iterators, insert, erase, resize), over the reservations not dropped.
+// storage is compacted once the dropped part is at least half of it, and then given back when it
+// is four times what is left (a die's backlog after a long burst of GC would otherwise keep its
+// largest size for the rest of the run). Otherwise it is used as a std::vector (iterators,
+// insert, erase, resize), over the reservations not dropped.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -23,6 +26,7 @@ class SlotList {
   const_iterator begin() const { return m_items.begin() + static_cast<std::ptrdiff_t>(m_head); }
   const_iterator end() const { return m_items.end(); }
   size_t size() const { return m_items.size() - m_head; }
+  size_t capacity() const { return m_items.capacity(); }  // elements the storage holds room for
   bool empty() const { return m_items.size() == m_head; }
   T& operator[](size_t i) { return m_items[m_head + i]; }
   const T& operator[](size_t i) const { return m_items[m_head + i]; }
@@ -48,6 +52,7 @@ class SlotList {
     if (m_head >= kCompactAfter && 2 * m_head >= m_items.size()) {
       m_items.erase(m_items.begin(), m_items.begin() + static_cast<std::ptrdiff_t>(m_head));
       m_head = 0;
+      if (m_items.capacity() > 4 * std::max(m_items.size(), kCompactAfter)) m_items.shrink_to_fit();
     }
   }
 

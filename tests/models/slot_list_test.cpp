@@ -1,6 +1,7 @@
 // SlotList (models/common/slot_list.h): dropping the front moves a start index, not the elements;
 // what is left reads, inserts and erases as a std::vector of it would; the storage is compacted
-// once the dropped part is at least half of it, without changing what the list holds.
+// once the dropped part is at least half of it, without changing what the list holds, and given
+// back once what is left is a small part of it.
 #include "models/common/slot_list.h"
 
 #include <gtest/gtest.h>
@@ -66,6 +67,24 @@ TEST(SlotList, CompactionKeepsWhatTheListHolds) {
   EXPECT_EQ(contents(list), reference);
   list.clear();
   EXPECT_TRUE(list.empty());
+}
+
+// After a burst the list's storage shrinks with what it holds: a die's reservations after a long
+// backlog of GC do not keep the backlog's memory for the rest of the run.
+TEST(SlotList, StorageFollowsWhatIsLeftAfterABurst) {
+  SlotList<int> list;
+  for (int i = 0; i < 10'000; ++i) list.insert(list.end(), i);
+  ASSERT_GE(list.capacity(), 10'000u);
+  list.drop_front(list.begin() + 9'990);
+  EXPECT_EQ(contents(list),
+            (std::vector<int>{9990, 9991, 9992, 9993, 9994, 9995, 9996, 9997, 9998, 9999}));
+  EXPECT_LE(list.capacity(), 4u * 32u);
+  // A list that stays large keeps its room: no reallocation per compaction.
+  for (int i = 0; i < 1'000; ++i) list.insert(list.end(), i);
+  const size_t room = list.capacity();
+  list.drop_front(list.begin() + 600);
+  EXPECT_EQ(list.size(), 410u);
+  EXPECT_EQ(list.capacity(), room);
 }
 
 }  // namespace
