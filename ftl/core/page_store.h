@@ -156,8 +156,15 @@ class PageStore final : private EraseGuard {
     Token token = 0;
     SlotId slot = kNone;
   };
+  //
+  // `chunk_pages` above 1: each plane takes that many pages at each visit of the stripe, as the
+  // extent FTL places its chunks (write_on_plane(), which leaves the stream's stripe position
+  // alone); only whole chunks are written in bulk, and none with inserts. A plane's pages are
+  // numbered across its blocks, so a chunk may span two. `table` may be null (a scheme that maps
+  // the layout otherwise).
   uint64_t fill_sequential(uint64_t units, SlotId* table, const std::function<Token(Lun)>& token,
-                           uint32_t stream = 0, std::vector<FillInsert>* inserts = nullptr);
+                           uint32_t stream = 0, std::vector<FillInsert>* inserts = nullptr,
+                           uint32_t chunk_pages = 1);
 
   // --- sampled aging (page_store_aged.cpp, sampled_aging.h) ---
   // The planes as they are, `table` (unit -> slot, kNone = unmapped) naming the valid slots;

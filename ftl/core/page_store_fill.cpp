@@ -28,7 +28,7 @@ bool stripe_decides(const UnitWriter& writer, const FlashBackend& backend) {
 
 uint64_t PageStore::fill_sequential(uint64_t units, SlotId* table,
                                     const std::function<Token(Lun)>& token, uint32_t stream,
-                                    std::vector<FillInsert>* inserts) {
+                                    std::vector<FillInsert>* inserts, uint32_t chunk_pages) {
   const Geometry& g = geometry();
   FlashArray& flash = m_backend.flash();
   UnitWriter& writer = m_host_writers.at(stream);
@@ -37,15 +37,20 @@ uint64_t PageStore::fill_sequential(uint64_t units, SlotId* table,
   std::vector<FillInsert> none;
   std::vector<FillInsert>& between = inserts != nullptr ? *inserts : none;
   for (FillInsert& insert : between) insert.slot = kNone;
-  const uint64_t pages = (units + between.size()) / upp;
+  // A plane takes `c` pages at each visit of the stripe: whole chunks only.
+  const uint32_t c = std::max(chunk_pages, 1u);
+  const uint64_t chunks = (units + between.size()) / upp / c;
+  const uint64_t pages = chunks * c;
   if (pages == 0 || flash.journal_on() || writer.sequenced() || !writer.fresh() ||
-      !m_blocks.untouched() || !stripe_decides(writer, m_backend)) {
+      !m_blocks.untouched() || !stripe_decides(writer, m_backend) || (c > 1 && !between.empty())) {
     return 0;
   }
   // Pages on stripe position s, and what the plane must hold for the stripe to keep deciding:
   // within the live limit with its last page, and never below GC's reserve or the blocks GC
   // keeps (GarbageCollector::before_new_page; no guard without sequence numbers).
-  const auto pages_at = [&](uint32_t s) { return pages / planes + (s < pages % planes ? 1 : 0); };
+  const auto pages_at = [&](uint32_t s) {
+    return (chunks / planes + (s < chunks % planes ? 1 : 0)) * c;
+  };
   const uint64_t limit = writer.plane_live_limit();
   const uint32_t keep =
       std::max<uint32_t>(m_blocks.gc_reserve_blocks(), static_cast<uint32_t>(m_gc_writers.size()));
@@ -64,10 +69,11 @@ uint64_t PageStore::fill_sequential(uint64_t units, SlotId* table,
   while (consumed < between.size() && position(consumed) < stream_units) ++consumed;
   const uint64_t data_units = stream_units - consumed;
 
-  // Page n: stripe position s = n % planes, the plane's page q = n / planes, in its q / ppb-th
-  // block (a plane's blocks are numbered together and taken in order). The table in unit order,
-  // then the flash plane by plane: both passes write memory front to back (planes lie megabytes
-  // apart, and a pass over them all at once would miss the cache on every page).
+  // Chunk k: stripe position s = k % planes, the plane's pages q = (k / planes) * c + i for i < c,
+  // in its q / ppb-th block (a plane's blocks are numbered together and taken in order). The
+  // table in unit order, then the flash plane by plane: both passes write memory front to back
+  // (planes lie megabytes apart, and a pass over them all at once would miss the cache on every
+  // page).
   std::vector<PageId> first_page(planes);
   for (uint32_t s = 0; s < planes; ++s) {
     first_page[s] = g.first_page(g.plane_in_stripe_order(s) * g.blocks_per_plane);
@@ -77,21 +83,23 @@ uint64_t PageStore::fill_sequential(uint64_t units, SlotId* table,
   SlotId* entry = table;
   size_t next_insert = 0;
   uint64_t next_at = position_or_none(0);
-  for (uint64_t q = 0; q * planes < pages; ++q) {
-    const uint32_t in_round = static_cast<uint32_t>(std::min<uint64_t>(planes, pages - q * planes));
-    for (uint32_t s = 0; s < in_round; ++s) {
-      const SlotId slot = g.first_slot(first_page[s] + static_cast<PageId>(q));
-      const uint64_t at = (q * planes + s) * upp;
-      if (next_at >= at + upp) {  // data units only (nearly every page)
-        for (uint32_t u = 0; u < upp; ++u) *entry++ = slot + u;
-        continue;
-      }
-      for (uint32_t u = 0; u < upp; ++u) {
-        if (next_at == at + u) {
-          between[next_insert++].slot = slot + u;
-          next_at = position_or_none(next_insert);
-        } else {
-          *entry++ = slot + u;
+  uint64_t n = 0;                                                            // the stream's page
+  for (uint64_t first_q = 0; table != nullptr && n < pages; first_q += c) {  // a round
+    for (uint32_t s = 0; s < planes && n < pages; ++s) {
+      for (uint32_t i = 0; i < c; ++i, ++n) {  // the plane's pages of this round
+        const SlotId slot = g.first_slot(first_page[s] + static_cast<PageId>(first_q + i));
+        const uint64_t at = n * upp;
+        if (next_at >= at + upp) {  // data units only (nearly every page)
+          for (uint32_t u = 0; u < upp; ++u) *entry++ = slot + u;
+          continue;
+        }
+        for (uint32_t u = 0; u < upp; ++u) {
+          if (next_at == at + u) {
+            between[next_insert++].slot = slot + u;
+            next_at = position_or_none(next_insert);
+          } else {
+            *entry++ = slot + u;
+          }
         }
       }
     }
@@ -100,6 +108,7 @@ uint64_t PageStore::fill_sequential(uint64_t units, SlotId* table,
   // among them), written out only when something reads them (spare_area.h).
   SpareArea::SequentialLayout layout;
   layout.named = std::min(upp, flash.spare_words_per_page());  // units the spare area names
+  layout.chunk_pages = c;
   layout.stripe_position_of_plane.resize(planes);
   for (uint32_t s = 0; s < planes; ++s) {
     layout.stripe_position_of_plane[g.plane_in_stripe_order(s)] = s;
@@ -112,8 +121,12 @@ uint64_t PageStore::fill_sequential(uint64_t units, SlotId* table,
   for (uint32_t s = 0; s < planes && flash.stores_tokens(); ++s) {
     Token* tokens = flash.tokens_to_fill(first_page[s]);
     size_t j = 0;  // the inserts before this page
+    // The stream position of the plane's page q: a chunk's pages follow each other, and the next
+    // chunk of the plane comes a round of the stripe later.
+    uint64_t first = uint64_t{s} * c * upp;
+    uint32_t in_chunk = 0;
+    const uint64_t to_next_chunk = (uint64_t{planes - 1} * c + 1) * upp;
     for (uint64_t q = 0; q < pages_at(s); ++q, tokens += upp) {
-      const uint64_t first = (q * planes + s) * upp;
       while (position_or_none(j) < first) ++j;
       if (position_or_none(j) >= first + upp) {  // data units only: unit first - j onwards
         const auto lun = static_cast<Lun>(first - j);
@@ -124,6 +137,12 @@ uint64_t PageStore::fill_sequential(uint64_t units, SlotId* table,
           tokens[u] = inserted ? between[j].token : token(static_cast<Lun>(first + u - j));
           j += inserted;
         }
+      }
+      if (++in_chunk < c) {
+        first += upp;
+      } else {
+        in_chunk = 0;
+        first += to_next_chunk;
       }
     }
   }
@@ -150,7 +169,9 @@ uint64_t PageStore::fill_sequential(uint64_t units, SlotId* table,
       left -= in_block;
     }
   }
-  writer.filled_in_bulk(pages, open_blocks);
+  // append() moves the stripe a page at a time; a chunked fill's caller placed with
+  // write_on_plane(), which leaves it.
+  writer.filled_in_bulk(pages, open_blocks, c == 1 ? static_cast<uint32_t>(pages % planes) : 0);
   m_backend.count_written_in_bulk(OpClass::kHostWrite, data_units);
   m_backend.count_written_in_bulk(OpClass::kMapping, consumed);
   return data_units;

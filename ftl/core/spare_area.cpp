@@ -40,7 +40,10 @@ void SpareArea::write_out(BlockId block) const {
         uint64_t(block % m_geometry.blocks_per_plane) * m_geometry.pages_per_block;
     const std::vector<uint64_t>& inserted_at = m_layout.inserted_at;
     for (uint32_t p = 0; p < m_pages_by_layout[block]; ++p, words += m_words) {
-      const uint64_t first = ((first_q + p) * planes + s) * upp;  // the page's stream position
+      const uint64_t q = first_q + p;
+      const uint64_t c = m_layout.chunk_pages;
+      const uint64_t first =
+          ((q / c * planes + s) * c + q % c) * upp;  // the page's stream position
       // The insertions before it.
       auto j = static_cast<size_t>(std::lower_bound(inserted_at.begin(), inserted_at.end(), first) -
                                    inserted_at.begin());

@@ -21,12 +21,15 @@ class SpareArea {
  public:
   // PageStore::fill_sequential's layout: the fill's stream puts its position n in slot u of page
   // q of the plane at stripe position s (its pages numbered in block order) for
-  // n = (q * planes + s) * units_per_page + u. Position n holds the key inserted there
-  // (inserted_at, ascending, and inserted_key: DFTL's translation pages), else data unit n less
-  // the insertions before it. A page's first `named` words name what its slots hold; the rest stay
-  // erased.
+  // n = (q * planes + s) * units_per_page + u, when each plane takes one page per visit of the
+  // stripe; with c = chunk_pages pages per visit (the extent FTL's chunks),
+  // n = ((q / c * planes + s) * c + q % c) * units_per_page + u. Position n holds the key inserted
+  // there (inserted_at, ascending, and inserted_key: DFTL's translation pages), else data unit n
+  // less the insertions before it. A page's first `named` words name what its slots hold; the rest
+  // stay erased.
   struct SequentialLayout {
     uint32_t named = 0;
+    uint32_t chunk_pages = 1;
     std::vector<uint32_t> stripe_position_of_plane;  // per plane
     std::vector<uint64_t> inserted_at;
     std::vector<Lun> inserted_key;

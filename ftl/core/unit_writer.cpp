@@ -142,9 +142,10 @@ bool UnitWriter::fresh() const {
   return true;
 }
 
-void UnitWriter::filled_in_bulk(uint64_t pages, const std::vector<BlockId>& open_blocks) {
+void UnitWriter::filled_in_bulk(uint64_t pages, const std::vector<BlockId>& open_blocks,
+                                uint32_t stripe_cursor) {
   for (uint32_t plane = 0; plane < m_open.size(); ++plane) m_open[plane].block = open_blocks[plane];
-  m_stripe_cursor = static_cast<uint32_t>(pages % m_geometry.planes());
+  m_stripe_cursor = stripe_cursor;
   m_current_plane = kNone;
   m_programs += pages;
 }

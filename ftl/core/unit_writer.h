@@ -91,10 +91,12 @@ class UnitWriter {
   PlacementPolicy placement() const { return m_placement; }
   uint64_t plane_live_limit() const { return m_plane_live_limit; }
   bool sequenced() const { return m_sequence != nullptr; }
-  // The stream's first `pages` pages were programmed in bulk, page n on stripe position
-  // n % planes, each full: the stream goes on as append() would after them. `open_blocks`: per
-  // plane, the block its next page goes to (kNone: a new one).
-  void filled_in_bulk(uint64_t pages, const std::vector<BlockId>& open_blocks);
+  // The stream's first `pages` pages were programmed in bulk, each full: the stream goes on as
+  // it would after them, from stripe position `stripe_cursor` (append() leaves it at pages %
+  // planes; append_on_plane() does not move it). `open_blocks`: per plane, the block its next
+  // page goes to (kNone: a new one).
+  void filled_in_bulk(uint64_t pages, const std::vector<BlockId>& open_blocks,
+                      uint32_t stripe_cursor);
   // The block the stream writes on `plane` (kNone: it takes one when it next starts a page).
   BlockId open_block(uint32_t plane) const { return m_open[plane].block; }
   // Sampled aging (PageStore::lay_out_aged): the stream, which has written nothing, goes on

@@ -111,6 +111,54 @@ void ExtentFtl::write(const HostCommand& command) {
   m_old_slots.clear();
 }
 
+bool ExtentFtl::fill_sequential(const SequentialFill& fill) {
+  const uint32_t upp = m_geometry.units_per_page;
+  const uint32_t planes = m_geometry.planes();
+  const uint32_t chunk = m_chunk_units == 0 ? fill.chunk_units : m_chunk_units;
+  if (m_placement == PlacementPolicy::kStatic || chunk % upp != 0 ||
+      fill.chunk_units % chunk != 0) {
+    return false;
+  }
+  const uint64_t whole_commands = fill.units / fill.chunk_units * fill.chunk_units;
+  const uint64_t in_bulk = m_store.fill_sequential(
+      whole_commands, nullptr, [&](Lun lun) { return whole_unit_token(fill.command_id(lun), lun); },
+      0, nullptr, chunk / upp);
+  if (in_bulk == 0) return false;
+  // Chunk k lies on stripe position k % planes, from page (k / planes) * pages per chunk of its
+  // plane; a command's chunks that continue each other's slots are one run, as write() forms
+  // them (with one plane, a whole command).
+  std::vector<SlotId> plane_start(planes);
+  for (uint32_t s = 0; s < planes; ++s) {
+    plane_start[s] = m_geometry.first_slot(
+        m_geometry.first_page(m_geometry.plane_in_stripe_order(s) * m_geometry.blocks_per_plane));
+  }
+  const uint64_t chunks = in_bulk / chunk;
+  for (uint64_t k = 0; k < chunks; ++k) {
+    const auto lun = static_cast<Lun>(k * chunk);
+    const SlotId slot = plane_start[k % planes] + static_cast<SlotId>(k / planes * chunk);
+    if (!m_pending.empty() && m_pending.back().end() == lun &&
+        m_pending.back().slot + m_pending.back().length == slot) {
+      m_pending.back().length += chunk;
+    } else {
+      m_pending.push_back({lun, chunk, slot});
+    }
+    if ((lun + chunk) % fill.chunk_units == 0) {  // the command's last chunk
+      for (const Extent& run : m_pending) map_extent(run, /*free_displaced=*/true);
+      m_pending.clear();
+    }
+  }
+  m_stripe_cursor = static_cast<uint32_t>(chunks % planes);
+  if (in_bulk < fill.units) {  // the last command, partial
+    HostCommand last;
+    last.kind = CommandKind::kWrite;
+    last.id = fill.command_id(static_cast<Lun>(in_bulk));
+    last.start_sector = in_bulk * m_geometry.sectors_per_unit;
+    last.sector_count = static_cast<uint32_t>((fill.units - in_bulk) * m_geometry.sectors_per_unit);
+    write(last);
+  }
+  return true;
+}
+
 void ExtentFtl::look_up_old_copies(const UnitSpan& span) {
   m_write_first = span.first;
   m_old_slots.assign(span.count, kNone);

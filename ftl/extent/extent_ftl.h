@@ -56,6 +56,12 @@ class ExtentFtl final : public MappingScheme, private MappingOwner {
 
   void read(const HostCommand& command) override;
   void write(const HostCommand& command) override;
+  // The fill's whole commands in the page store's bulk layout with each plane taking a chunk's
+  // pages at each visit of the stripe (PageStore::fill_sequential), mapped command by command
+  // as write() maps them; write() itself for a last, partial command. Declines where the store
+  // does, with static placement, and where a chunk is not whole pages or does not divide the
+  // fill's commands (place() would cut them otherwise).
+  bool fill_sequential(const SequentialFill& fill) override;
   void trim(const HostCommand& command) override;
   // Programs the pages still being assembled. The extent map stays volatile, like page
   // mapping's table: it can be rebuilt from the spare areas, which name every unit.

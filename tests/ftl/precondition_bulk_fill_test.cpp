@@ -16,6 +16,7 @@
 #include "ftl/dac/dac_settings.h"
 #include "ftl/dftl/dftl.h"
 #include "ftl/dftl/dftl_settings.h"
+#include "ftl/extent/extent_settings.h"
 #include "ftl/nftl/nftl_settings.h"
 #include "ftl/page/page_settings.h"
 #include "ftl/scheme_registry.h"
@@ -157,7 +158,8 @@ TEST(PreconditionBulkFill, EverySchemeEndsAsCommandByCommand) {
     const bool bulk = compare(p, 1.0, 0.0, what + " full");
     compare(p, 0.7, 0.3, what + " 70 % aged");
     const bool has_bulk_path = scheme == "page" || scheme == "dac" || scheme == "block" ||
-                               scheme == "nftl" || scheme == "fast" || scheme == "dftl";
+                               scheme == "nftl" || scheme == "fast" || scheme == "dftl" ||
+                               scheme == "vet" || scheme == "emt";
     EXPECT_EQ(bulk, has_bulk_path) << scheme;
   }
 }
@@ -240,6 +242,48 @@ TEST(PreconditionBulkFill, PageMappingInBulkForEveryStripingPlacement) {
       // Not a whole number of pages nor of stripe rounds: the rest goes command by command.
       EXPECT_TRUE(compare(p, 0.613, 0.2, what + " 61.3 % aged")) << what;
     }
+  }
+}
+
+// VET and EMT: each plane takes a chunk's pages at each visit of the stripe, and a command's
+// chunks that continue each other's slots are one extent; chunks of one page, of four, and of
+// the whole write (a fill command), on every striping placement, with a last partial command.
+TEST(PreconditionBulkFill, ExtentSchemesFillTheirChunksInBulk) {
+  for (const std::string scheme : {"vet", "emt"}) {
+    for (const std::string placement : {"round_robin", "most_free_plane", "least_busy_die"}) {
+      for (const uint32_t chunk_pages : {1u, 4u, 0u}) {
+        for (const uint32_t unit_bytes : {1024u, 4096u}) {
+          config::PlatformConfig p = platform_of(scheme, unit_bytes);
+          p.ftl.placement = placement;
+          p.ftl.settings.edit<ExtentSettings>().chunk_pages = chunk_pages;
+          const std::string what = scheme + " " + placement + " chunk " +
+                                   std::to_string(chunk_pages) + " unit " +
+                                   std::to_string(unit_bytes);
+          EXPECT_TRUE(compare(p, 1.0, 0.0, what + " full")) << what;
+          EXPECT_TRUE(compare(p, 0.613, 0.2, what + " 61.3 % aged")) << what;
+        }
+      }
+    }
+    // One plane: a command's chunks continue each other's slots, one extent per command.
+    for (const uint32_t chunk_pages : {1u, 4u}) {
+      config::PlatformConfig one_plane = platform_of(scheme, 1024);
+      one_plane.nand.channels = 1;
+      one_plane.nand.chips_per_channel = 1;
+      one_plane.nand.planes_per_die = 1;
+      one_plane.nand.blocks_per_plane = 256;
+      one_plane.ftl.settings.edit<ExtentSettings>().chunk_pages = chunk_pages;
+      const std::string what = scheme + " one plane, chunk " + std::to_string(chunk_pages);
+      EXPECT_TRUE(compare(one_plane, 1.0, 0.0, what + " full")) << what;
+      EXPECT_TRUE(compare(one_plane, 0.613, 0.2, what + " 61.3 % aged")) << what;
+    }
+    // Where the layout does not hold: static placement, and chunks that do not divide the fill's
+    // commands (place() would cut each command's last chunk short).
+    config::PlatformConfig p = platform_of(scheme, 1024);
+    p.ftl.placement = "static";
+    EXPECT_FALSE(compare(p, 1.0, 0.1, scheme + " static placement"));
+    p = platform_of(scheme, 1024);
+    p.ftl.settings.edit<ExtentSettings>().chunk_pages = 3;
+    EXPECT_FALSE(compare(p, 1.0, 0.1, scheme + " chunks of 3 pages"));
   }
 }
 
