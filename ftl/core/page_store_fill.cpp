@@ -83,23 +83,22 @@ uint64_t PageStore::fill_sequential(uint64_t units, SlotId* table,
   SlotId* entry = table;
   size_t next_insert = 0;
   uint64_t next_at = position_or_none(0);
-  uint64_t n = 0;                                                            // the stream's page
-  for (uint64_t first_q = 0; table != nullptr && n < pages; first_q += c) {  // a round
-    for (uint32_t s = 0; s < planes && n < pages; ++s) {
-      for (uint32_t i = 0; i < c; ++i, ++n) {  // the plane's pages of this round
-        const SlotId slot = g.first_slot(first_page[s] + static_cast<PageId>(first_q + i));
-        const uint64_t at = n * upp;
-        if (next_at >= at + upp) {  // data units only (nearly every page)
-          for (uint32_t u = 0; u < upp; ++u) *entry++ = slot + u;
-          continue;
-        }
-        for (uint32_t u = 0; u < upp; ++u) {
-          if (next_at == at + u) {
-            between[next_insert++].slot = slot + u;
-            next_at = position_or_none(next_insert);
-          } else {
-            *entry++ = slot + u;
-          }
+  // A chunk's pages lie one after the other on its plane, so its units take consecutive slots.
+  const uint64_t chunk_units = uint64_t{c} * upp;
+  uint64_t at = 0;  // the stream position of the chunk's first unit
+  for (uint64_t first_q = 0; table != nullptr && at < stream_units; first_q += c) {  // a round
+    for (uint32_t s = 0; s < planes && at < stream_units; ++s, at += chunk_units) {
+      const SlotId slot = g.first_slot(first_page[s] + static_cast<PageId>(first_q));
+      if (next_at >= at + chunk_units) {  // data units only (nearly every chunk)
+        for (uint64_t k = 0; k < chunk_units; ++k) *entry++ = static_cast<SlotId>(slot + k);
+        continue;
+      }
+      for (uint64_t k = 0; k < chunk_units; ++k) {
+        if (next_at == at + k) {
+          between[next_insert++].slot = static_cast<SlotId>(slot + k);
+          next_at = position_or_none(next_insert);
+        } else {
+          *entry++ = static_cast<SlotId>(slot + k);
         }
       }
     }
