@@ -39,11 +39,13 @@ void SpareArea::write_out(BlockId block) const {
     const uint64_t first_q =
         uint64_t(block % m_geometry.blocks_per_plane) * m_geometry.pages_per_block;
     const std::vector<uint64_t>& inserted_at = m_layout.inserted_at;
+    // The stream position of the block's first page, then page by page: a chunk's pages follow
+    // each other, and the plane's next chunk comes a round of the stripe later.
+    const uint64_t c = m_layout.chunk_pages;
+    uint64_t in_chunk = first_q % c;
+    uint64_t first = ((first_q / c * planes + s) * c + in_chunk) * upp;
+    const uint64_t to_next_chunk = ((planes - 1) * c + 1) * upp;
     for (uint32_t p = 0; p < m_pages_by_layout[block]; ++p, words += m_words) {
-      const uint64_t q = first_q + p;
-      const uint64_t c = m_layout.chunk_pages;
-      const uint64_t first =
-          ((q / c * planes + s) * c + q % c) * upp;  // the page's stream position
       // The insertions before it.
       auto j = static_cast<size_t>(std::lower_bound(inserted_at.begin(), inserted_at.end(), first) -
                                    inserted_at.begin());
@@ -53,6 +55,12 @@ void SpareArea::write_out(BlockId block) const {
         } else {
           words[u] = static_cast<Lun>(first + u - j);
         }
+      }
+      if (++in_chunk < c) {
+        first += upp;
+      } else {
+        in_chunk = 0;
+        first += to_next_chunk;
       }
     }
   }
