@@ -133,9 +133,15 @@ bool ExtentFtl::fill_sequential(const SequentialFill& fill) {
         m_geometry.first_page(m_geometry.plane_in_stripe_order(s) * m_geometry.blocks_per_plane));
   }
   const uint64_t chunks = in_bulk / chunk;
+  uint32_t s = 0;     // chunk k's stripe position, k % planes
+  uint64_t past = 0;  // the slots its plane gave the chunks before it, (k / planes) * chunk
   for (uint64_t k = 0; k < chunks; ++k) {
     const auto lun = static_cast<Lun>(k * chunk);
-    const SlotId slot = plane_start[k % planes] + static_cast<SlotId>(k / planes * chunk);
+    const SlotId slot = plane_start[s] + static_cast<SlotId>(past);
+    if (++s == planes) {
+      s = 0;
+      past += chunk;
+    }
     if (!m_pending.empty() && m_pending.back().end() == lun &&
         m_pending.back().slot + m_pending.back().length == slot) {
       m_pending.back().length += chunk;

@@ -11,8 +11,8 @@ namespace ssd::ftl {
 PageMapping::PageMapping(const SchemeContext& context)
     : m_backend(context.backend),
       m_geometry(context.backend.geometry()),
-      // The largest thing a run allocates (499 MB on the 512 GiB device), read and written at
-      // random: populated at once, in huge pages where granted (prefaulted_allocator.h).
+      // The largest thing a run allocates (499 MB on the 512 GiB device): populated at once, and
+      // backed by huge pages before aging (expect_random_work, prefaulted_allocator.h).
       m_l2p(populated_vector(m_geometry.logical_units, SlotId{kNone})),
       m_store(context.platform, context.backend, *this, m_stats),
       m_entry_bytes(map_layout(context.platform, m_geometry).entry_bytes) {
