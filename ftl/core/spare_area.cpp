@@ -1,37 +1,51 @@
 #include "ftl/core/spare_area.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace ssd::ftl {
 
 SpareArea::SpareArea(const Geometry& geometry, uint32_t words_per_page)
     : m_geometry(geometry),
       m_words(words_per_page),
+      m_words_per_block(uint64_t(geometry.pages_per_block) * words_per_page),
       // Default-initialised, so not written: a large table is mapped by the allocator and its
-      // pages stay unbacked until a block is made concrete.
-      m_words_table(new uint32_t[geometry.pages() * uint64_t(words_per_page)]),
-      m_state(geometry.blocks(), kErased),
-      m_pages_by_layout(geometry.blocks(), 0) {}
+      // pages stay unbacked until a piece is first handed out.
+      m_words_table(new uint32_t[geometry.blocks() * m_words_per_block]),
+      m_piece_of_block(geometry.blocks(), kErased),
+      m_pages_by_layout(geometry.blocks(), 0) {
+  if (geometry.blocks() >= kLaidOut) {  // unreachable in memory; a piece number must fit
+    throw std::logic_error("spare area of " + std::to_string(geometry.blocks()) + " blocks");
+  }
+}
 
 uint32_t* SpareArea::write_range(PageId page, uint64_t pages) {
-  if (pages > 0) {
-    const BlockId first = m_geometry.block_of_page(page);
-    const BlockId last = m_geometry.block_of_page(static_cast<PageId>(page + pages - 1));
-    for (BlockId block = first; block <= last; ++block) make_concrete(block);
+  if (pages > 0 && m_geometry.page_in_block(page) + pages > m_geometry.pages_per_block) {
+    throw std::logic_error("spare words of " + std::to_string(pages) + " pages from page " +
+                           std::to_string(page) + " run past its block");
   }
-  return at(page);
+  return words_of(page);
 }
 
 void SpareArea::fill_by_layout(BlockId block, uint32_t pages) {
-  m_state[block] = kByLayout;
+  erase(block);  // what the block held in memory is not needed any more
+  m_piece_of_block[block] = kLaidOut;
   m_pages_by_layout[block] = static_cast<uint16_t>(pages);
 }
 
-void SpareArea::write_out(BlockId block) const {
-  const PageId first = m_geometry.first_page(block);
-  uint32_t* words = at(first);
-  std::fill_n(words, uint64_t(m_geometry.pages_per_block) * m_words, kNone);
-  if (m_state[block] == kByLayout) {
+uint32_t SpareArea::write_out(BlockId block) const {
+  const bool laid_out = m_piece_of_block[block] == kLaidOut;
+  uint32_t piece;
+  if (!m_spare_pieces.empty()) {
+    piece = m_spare_pieces.back();
+    m_spare_pieces.pop_back();
+  } else {
+    piece = static_cast<uint32_t>(m_pieces_used++);
+  }
+  uint32_t* words = m_words_table.get() + uint64_t(piece) * m_words_per_block;
+  std::fill_n(words, m_words_per_block, kNone);
+  if (laid_out) {
     const uint32_t plane = m_geometry.plane_of_block(block);
     const uint64_t planes = m_geometry.planes();
     const uint64_t upp = m_geometry.units_per_page;
@@ -64,7 +78,8 @@ void SpareArea::write_out(BlockId block) const {
       }
     }
   }
-  m_state[block] = kConcrete;
+  m_piece_of_block[block] = piece;
+  return piece;
 }
 
 }  // namespace ssd::ftl

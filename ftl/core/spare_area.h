@@ -1,11 +1,13 @@
 // The spare words of every page of the flash (FlashArray), kept so that a device filled in bulk
-// costs no memory traffic for them: a block's words are in memory only once something reads or
-// writes them ("made concrete"). Until then the block is either erased (every word kNone, as
-// erased flash reads) or laid out by a sequential fill whose words follow from each page's place
-// (SequentialLayout). The table is allocated without being written, so memory no block has
-// touched is never faulted in: a full 512 GiB device read at random leaves its 537 MB untouched,
-// and a random-write run touches only the blocks it programs and the victims GC reads
-// (docs/performance.md, "Preconditioning").
+// costs no memory traffic for them, and so that their memory follows the blocks that hold data: a
+// block's words are in memory only while it is "concrete", from when something first reads or
+// writes them until the block's erase, which hands its piece of memory to the next block made
+// concrete. Otherwise the block is either erased (every word kNone, as erased flash reads) or laid
+// out by a sequential fill whose words follow from each page's place (SequentialLayout). The table
+// is allocated without being written, so memory no block has used is never faulted in: a full
+// 512 GiB device read at random leaves its 537 MB untouched, a random-write run uses the blocks it
+// programs and the victims GC reads, and an aged device does not keep words for its free blocks
+// (docs/performance.md, "Preconditioning" and the aged case).
 #pragma once
 
 #include <cstdint>
@@ -38,39 +40,55 @@ class SpareArea {
   SpareArea(const Geometry& geometry, uint32_t words_per_page);
 
   uint32_t words_per_page() const { return m_words; }
-  // The words of `page`; those of the pages after it in its block follow.
-  const uint32_t* read(PageId page) const {
-    make_concrete(m_geometry.block_of_page(page));
-    return at(page);
-  }
+  // The words of `page`; those of the pages after it in its block follow. Valid until the
+  // block's erase.
+  const uint32_t* read(PageId page) const { return words_of(page); }
   // The same, to be written: the block stays concrete (its words are what is in memory).
-  uint32_t* write(PageId page) {
-    make_concrete(m_geometry.block_of_page(page));
-    return at(page);
-  }
-  // The words of `pages` pages from `page` on, maybe across blocks, to be written in place.
+  uint32_t* write(PageId page) { return words_of(page); }
+  // The words of `pages` pages of one block from `page` on, to be written in place. Throws
+  // std::logic_error if they run past the block.
   uint32_t* write_range(PageId page, uint64_t pages);
-  // `block` erased: every word kNone, nothing written now.
-  void erase(BlockId block) { m_state[block] = kErased; }
+  // `block` erased: every word kNone, nothing written now; its memory goes to the next block
+  // made concrete.
+  void erase(BlockId block) {
+    const uint32_t piece = m_piece_of_block[block];
+    if (piece < kLaidOut) m_spare_pieces.push_back(piece);
+    m_piece_of_block[block] = kErased;
+  }
   // `block`, erased, holds its first `pages` pages as the sequential layout says, nothing
   // written now. set_layout() first.
   void fill_by_layout(BlockId block, uint32_t pages);
   void set_layout(SequentialLayout layout) { m_layout = std::move(layout); }
 
+  // The most blocks whose words were in memory at once: the table's part ever used, in blocks.
+  uint64_t peak_blocks_in_memory() const { return m_pieces_used; }
+
  private:
-  enum State : uint8_t { kErased = 0, kByLayout = 1, kConcrete = 2 };
-  uint32_t* at(PageId page) const { return m_words_table.get() + uint64_t(page) * m_words; }
-  void make_concrete(BlockId block) const {
-    if (m_state[block] != kConcrete) write_out(block);
+  // A block's entry in m_piece_of_block: the piece of the table holding its words, or one of
+  // these two states (no memory).
+  static constexpr uint32_t kErased = ~uint32_t{0};
+  static constexpr uint32_t kLaidOut = ~uint32_t{0} - 1;
+
+  uint32_t* words_of(PageId page) const {
+    const BlockId block = m_geometry.block_of_page(page);
+    uint32_t piece = m_piece_of_block[block];
+    if (piece >= kLaidOut) piece = write_out(block);
+    return m_words_table.get() + uint64_t(piece) * m_words_per_block +
+           uint64_t(page - m_geometry.first_page(block)) * m_words;
   }
-  void write_out(BlockId block) const;  // what the block's state says, into memory
+  // What the block's state says, into a piece of memory; returns the piece.
+  uint32_t write_out(BlockId block) const;
 
   Geometry m_geometry;
   uint32_t m_words;
-  // Written only by write_out() and the writers above: not initialised on allocation.
+  uint64_t m_words_per_block;
+  // One piece of m_words_per_block words per block at most. Written only by write_out() and the
+  // writers above: not initialised on allocation, so pieces never used are never faulted in.
   std::unique_ptr<uint32_t[]> m_words_table;
-  mutable std::vector<uint8_t> m_state;     // per block
-  std::vector<uint16_t> m_pages_by_layout;  // per block in kByLayout: its pages so laid out
+  mutable std::vector<uint32_t> m_piece_of_block;  // per block: a piece, kErased or kLaidOut
+  mutable std::vector<uint32_t> m_spare_pieces;    // pieces given back by erases, reused first
+  mutable uint64_t m_pieces_used = 0;              // pieces ever handed out: the next new one
+  std::vector<uint16_t> m_pages_by_layout;         // per block laid out: its pages so laid out
   SequentialLayout m_layout;
 };
 

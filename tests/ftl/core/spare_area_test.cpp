@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "tests/ftl/tiny_platform.h"
 
 namespace ssd::ftl {
@@ -92,15 +94,45 @@ TEST_F(SpareAreaTest, WritingAPageOfAFilledBlockKeepsTheOthers) {
   EXPECT_EQ(spare.read(g.first_page(block) + 2)[0], 99u);
 }
 
-TEST_F(SpareAreaTest, AWriteRangeAcrossBlocksHoldsWhatIsWrittenAndErasedWords) {
-  const PageId first = g.first_page(4) + g.pages_per_block - 1;  // last page of block 4 on
+TEST_F(SpareAreaTest, AWriteRangeHoldsWhatIsWrittenAndErasedWordsAndStaysInItsBlock) {
+  const PageId first = g.first_page(4) + g.pages_per_block - 2;  // the last two pages of block 4
   uint32_t* words = spare.write_range(first, 2);
-  words[0] = 1;  // block 4's last page
-  words[2] = 2;  // block 5's first page
+  words[0] = 1;
+  words[2] = 2;
   EXPECT_EQ(spare.read(first)[0], 1u);
   EXPECT_EQ(spare.read(first)[1], kNone);
   EXPECT_EQ(spare.read(first + 1)[0], 2u);
   EXPECT_EQ(spare.read(first + 1)[1], kNone);
+  EXPECT_THROW(spare.write_range(first, 3), std::logic_error);  // into block 5
+}
+
+// A block's words take memory from when they are first touched until its erase, which hands that
+// memory to the next block: the table's used part follows the blocks holding data at once.
+TEST_F(SpareAreaTest, AnEraseHandsTheBlocksMemoryToTheNextBlockTouched) {
+  EXPECT_EQ(spare.peak_blocks_in_memory(), 0u);
+  spare.fill_by_layout(1, 2);  // laid out: no memory yet
+  EXPECT_EQ(spare.peak_blocks_in_memory(), 0u);
+  const Lun laid_out = spare.read(g.first_page(1))[0];
+  spare.write(g.first_page(2))[0] = 22;
+  spare.write(g.first_page(3))[1] = 33;
+  EXPECT_EQ(spare.peak_blocks_in_memory(), 3u);
+  spare.erase(2);
+  spare.erase(1);
+  // Blocks 4 and 5 reuse what 1 and 2 gave back; their words are erased, not what 1 and 2 held.
+  EXPECT_EQ(spare.read(g.first_page(4))[0], kNone);
+  EXPECT_EQ(spare.read(g.first_page(5) + 1)[0], kNone);
+  spare.write(g.first_page(4))[0] = 44;
+  EXPECT_EQ(spare.peak_blocks_in_memory(), 3u);
+  EXPECT_EQ(spare.read(g.first_page(3))[1], 33u);  // a block not erased keeps its words
+  EXPECT_EQ(spare.read(g.first_page(4))[0], 44u);
+  EXPECT_EQ(spare.read(g.first_page(2))[0], kNone);
+  EXPECT_EQ(spare.peak_blocks_in_memory(), 4u);  // block 2, read once erased, takes memory again
+  spare.fill_by_layout(1, 2);
+  EXPECT_EQ(spare.read(g.first_page(1))[0], laid_out);
+  for (uint32_t b = 0; b < 6; ++b) spare.erase(b);
+  for (uint32_t b = 6; b < 10; ++b) spare.write(g.first_page(b))[0] = b;
+  EXPECT_EQ(spare.peak_blocks_in_memory(), 5u);
+  for (uint32_t b = 6; b < 10; ++b) EXPECT_EQ(spare.read(g.first_page(b))[0], b);
 }
 
 }  // namespace
