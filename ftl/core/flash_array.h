@@ -72,6 +72,8 @@ class FlashArray {
   }
   Token token(SlotId slot) const { return m_store_tokens ? m_tokens[slot] : 0; }
   const uint32_t* spare(PageId page) const { return m_spare.read(page); }
+  // The most blocks whose spare words were in memory at once (SpareArea::peak_blocks_in_memory).
+  uint64_t spare_peak_blocks_in_memory() const { return m_spare.peak_blocks_in_memory(); }
   uint32_t erase_count(BlockId block) const { return m_erase_count[block]; }
   // Words a scheme keeps in a page's data area beside the units' tokens, for content finer than a
   // unit (the sector log's sectors, ftl/sector_log/): given right after the page's program, kept
