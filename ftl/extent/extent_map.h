@@ -59,6 +59,14 @@ class ExtentMap {
     return insert(extent, none);
   }
 
+  // A sequential fill of an empty map: between the two calls the caller makes only
+  // insert_unmapped() calls, at most `extents` of them, each extent starting at or after the end
+  // of the one before. A map may make room for them at once, and defer its work to
+  // end_ordered_fill() (VET loads its table in bulk); the map after it is the one the inserts one
+  // by one leave.
+  virtual void begin_ordered_fill(uint64_t /*extents*/) {}
+  virtual void end_ordered_fill() {}
+
   // Unmaps [lun, lun + length) (a trim); appends the displaced parts as insert() does.
   virtual void erase(Lun lun, uint32_t length, std::vector<Extent>& displaced) = 0;
 

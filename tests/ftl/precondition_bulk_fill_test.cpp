@@ -98,7 +98,8 @@ void expect_same_dftl_tables(const MappingScheme& a, const MappingScheme& b,
   EXPECT_EQ(da->translation_writes(), db->translation_writes()) << what;
 }
 
-// The same random commands on both, recorded: every operation and every unit read the same.
+// The same random commands on both, recorded: every operation, every unit read and the CPU work
+// of every command the same.
 void expect_same_outcome(FtlDevice& a, FtlDevice& b, const std::string& what) {
   const Geometry& g = a.geometry();
   Random random(7);
@@ -117,7 +118,8 @@ void expect_same_outcome(FtlDevice& a, FtlDevice& b, const std::string& what) {
     }
     HostCommand cb = ca;
     mismatches += a.run(ca) + b.run(cb);
-    const bool same = testing::served_alike(a, b);
+    const bool same = testing::served_alike(a, b) &&
+                      testing::same_cpu_work(a.backend().cpu_work(), b.backend().cpu_work());
     if (!same) ++differing;
   }
   EXPECT_EQ(differing, 0u) << what << ": commands served differently";

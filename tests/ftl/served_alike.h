@@ -1,13 +1,24 @@
 // Whether two devices served their last command alike: the same flash operations recorded (kind,
 // class, die, bytes, dependency, page, source) and the same units delivered (unit and token).
-// For tests that run the same commands on two devices built or filled differently.
+// For tests that run the same commands on two devices built or filled differently. And whether
+// their last commands cost the controller the same CPU work (what the mapping's structures did:
+// VET's chain walks, EMT's descents, the translation caches' probes).
 #pragma once
 
 #include <cstddef>
 
+#include "ftl/core/cpu_work.h"
 #include "ftl/core/ftl_device.h"
 
 namespace ssd::testing {
+
+inline bool same_cpu_work(const ftl::CpuWork& a, const ftl::CpuWork& b) {
+#define SSD_SAME_FIELD(count, unit, default_cycles, is_mapping, description) \
+  if (a.count != b.count) return false;
+  SSD_CPU_PRIMITIVES(SSD_SAME_FIELD)
+#undef SSD_SAME_FIELD
+  return a.accelerator_cycles == b.accelerator_cycles;
+}
 
 inline bool served_alike(ftl::FtlDevice& a, ftl::FtlDevice& b) {
   const auto& oa = a.backend().ops().ops();

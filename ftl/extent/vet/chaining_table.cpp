@@ -1,6 +1,8 @@
 #include "ftl/extent/vet/chaining_table.h"
 
+#include <algorithm>
 #include <cmath>
+#include <new>
 #include <stdexcept>
 
 #include "ftl/core/types.h"
@@ -17,6 +19,74 @@ constexpr uint32_t kPrimes[] = {
     12582917, 25165843, 50331653, 100663319, 201326611, 402653189, 805306457, 1610612741};
 constexpr uint32_t kPrimeCount = sizeof(kPrimes) / sizeof(kPrimes[0]);
 
+// ceil(2^64 / buckets), for bucket_in().
+uint64_t fastmod_of(uint32_t buckets) { return ~uint64_t{0} / buckets + 1; }
+
+// hash % buckets without a division (Lemire's fastmod; exact for 32-bit operands).
+uint32_t bucket_in(uint32_t hash, uint64_t fastmod, uint32_t buckets) {
+  const uint64_t low = fastmod * hash;
+  return static_cast<uint32_t>((static_cast<unsigned __int128>(low) * buckets) >> 64);
+}
+
+// The table grows when an insertion would take it past this many entries.
+uint64_t load_limit(uint32_t prime_index) {
+  return static_cast<uint64_t>(std::ceil(kPrimes[prime_index] * ChainingTable::kMaxLoad));
+}
+
+// Loading in bulk sorts items `hash << 32 | entry` by bucket.
+uint32_t hash_of(uint64_t item) { return static_cast<uint32_t>(item >> 32); }
+uint32_t entry_of(uint64_t item) { return static_cast<uint32_t>(item); }
+
+// Sorts by bucket (hash % buckets) the `count` items item_at(0), item_at(1), ..., keeping the
+// order of items of the same bucket, into `out` (which item_at may read). A least-significant-
+// digit radix sort of at most 9 bits a pass, so that a pass writes to at most 512 places at once
+// (more, and the pages written at once outnumber the TLB's entries); every pass's counts come from
+// one read of the items. `scratch` is the other buffer.
+template <typename ItemAt>
+void stable_sort_by_bucket(uint64_t count, ItemAt&& item_at, uint32_t buckets,
+                           std::vector<uint64_t>& out, std::vector<uint64_t>& scratch) {
+  constexpr uint32_t kMostDigitBits = 9;
+  uint32_t bits = 1;
+  while (bits < 32 && (uint64_t{1} << bits) < buckets) ++bits;
+  const uint32_t passes = (bits + kMostDigitBits - 1) / kMostDigitBits;
+  const uint32_t digit_bits = (bits + passes - 1) / passes;
+  const uint32_t digit_mask = (1u << digit_bits) - 1;
+  const uint64_t fastmod = fastmod_of(buckets);
+  const auto bucket = [&](uint64_t item) { return bucket_in(hash_of(item), fastmod, buckets); };
+  // counts[pass << digit_bits | digit]: first how many items have that digit, then where the next
+  // of them goes.
+  std::vector<uint64_t> counts(size_t{passes} << digit_bits);
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint32_t b = bucket(item_at(i));
+    for (uint32_t pass = 0; pass < passes; ++pass) {
+      ++counts[(size_t{pass} << digit_bits) | ((b >> (pass * digit_bits)) & digit_mask)];
+    }
+  }
+  for (uint32_t pass = 0; pass < passes; ++pass) {
+    uint64_t at = 0;
+    for (size_t d = size_t{pass} << digit_bits; d < (size_t{pass} + 1) << digit_bits; ++d) {
+      const uint64_t here = counts[d];
+      counts[d] = at;
+      at += here;
+    }
+  }
+  scratch.resize(count);
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint64_t item = item_at(i);
+    scratch[counts[bucket(item) & digit_mask]++] = item;
+  }
+  std::vector<uint64_t>* from = &scratch;
+  std::vector<uint64_t>* to = &out;
+  for (uint32_t pass = 1; pass < passes; ++pass) {
+    to->resize(count);
+    const uint32_t shift = pass * digit_bits;
+    uint64_t* next = &counts[size_t{pass} << digit_bits];
+    for (const uint64_t item : *from) (*to)[next[(bucket(item) >> shift) & digit_mask]++] = item;
+    std::swap(from, to);
+  }
+  if (from != &out) out.swap(*from);
+}
+
 }  // namespace
 
 ChainingTable::ChainingTable(CpuWork& cpu) : m_cpu(cpu) { clear(); }
@@ -29,14 +99,22 @@ void ChainingTable::clear() {
   resize(0);
 }
 
-void ChainingTable::resize(uint32_t prime_index) {
+void ChainingTable::set_prime(uint32_t prime_index) {
   m_prime_index = prime_index;
-  const uint32_t buckets = kPrimes[prime_index];
-  m_fastmod = ~uint64_t{0} / buckets + 1;
-  m_load_limit = static_cast<uint64_t>(std::ceil(buckets * kMaxLoad));
-  // Relink every entry by the hash it keeps: growing never recomputes a hash.
-  std::vector<uint32_t> old(buckets, kNone);
+  m_fastmod = fastmod_of(kPrimes[prime_index]);
+  m_load_limit = load_limit(prime_index);
+  m_buckets.assign(kPrimes[prime_index], kNone);
+}
+
+uint32_t ChainingTable::bucket_of(uint32_t hash) const {
+  return bucket_in(hash, m_fastmod, static_cast<uint32_t>(m_buckets.size()));
+}
+
+void ChainingTable::resize(uint32_t prime_index) {
+  std::vector<uint32_t> old;
   old.swap(m_buckets);
+  set_prime(prime_index);
+  // Relink every entry by the hash it keeps: growing never recomputes a hash.
   for (uint32_t head : old) {
     while (head != kNone) {
       Entry& e = m_entries[head];
@@ -134,6 +212,85 @@ bool ChainingTable::erase(uint64_t key) {
   if (entry == kNone) return false;
   unlink(entry, link);
   return true;
+}
+
+bool ChainingTable::begin_load(uint64_t expected) {
+  // A pool that was ever used may hold freed entries, which inserts would take first.
+  if (!m_entries.empty()) return false;
+  // Room the pool does not touch costs address space, not memory; growing by doubling instead
+  // would copy the pool and fault in twice its pages. Only a help: refused, the pool grows.
+  try {
+    m_entries.reserve(std::min<uint64_t>(expected, kNone));
+  } catch (const std::bad_alloc&) {
+  }
+  m_loading = true;
+  return true;
+}
+
+uint32_t ChainingTable::load(uint64_t key, const NodeValue& value) {
+  if (!m_loading) throw std::logic_error("VET chaining table: load() without begin_load()");
+  if (m_entries.size() >= kNone) throw std::length_error("VET chaining table: pool full");
+  m_entries.push_back(Entry{key, value, vet_hash(key), kNone});
+  return static_cast<uint32_t>(m_entries.size() - 1);
+}
+
+// The chains that inserting the loaded entries one by one, in load order, would have made. Each
+// insert links its entry at the head of its chain; before the insert that would pass the load
+// limit the table grows, walking its buckets in order and each chain from its head, and links
+// every entry it meets at the head of its new chain. So, stage by stage (one bucket count each),
+// the chains read bucket by bucket and head to tail are: the stage's new entries, newest first,
+// then the previous stage's walk reversed, each taken to its bucket keeping that order; that is
+// a stable sort by bucket. Done so, nothing follows a chain or writes a random bucket until the
+// last stage's links (the inserts and growths cost about 4 s of random accesses for VET's fill of
+// a 512 GiB device).
+void ChainingTable::end_load() {
+  if (!m_loading) return;
+  m_loading = false;
+  const auto n = static_cast<uint32_t>(m_entries.size());
+  std::vector<uint64_t> walk;  // the stage's chains, bucket by bucket, head to tail
+  std::vector<uint64_t> next_walk;
+  walk.reserve(n);
+  next_walk.reserve(n);
+  uint32_t prime = 0;  // an empty pool: the table as clear() left it
+  uint32_t first_new = 0;
+  for (;;) {
+    const uint32_t end = prime + 1 < kPrimeCount
+                             ? static_cast<uint32_t>(std::min<uint64_t>(n, load_limit(prime)))
+                             : n;
+    const uint32_t new_count = end - first_new;
+    const uint64_t old_count = walk.size();
+    const auto item_at = [&](uint64_t i) {
+      if (i < new_count) {
+        const uint32_t e = end - 1 - static_cast<uint32_t>(i);
+        return uint64_t{m_entries[e].hash} << 32 | e;
+      }
+      return walk[old_count - 1 - (i - new_count)];
+    };
+    stable_sort_by_bucket(old_count + new_count, item_at, kPrimes[prime], walk, next_walk);
+    if (end == n) break;
+    first_new = end;
+    ++prime;
+  }
+  next_walk = std::vector<uint64_t>();
+  set_prime(prime);
+  constexpr size_t kAhead = 16;  // the entries' next links are random writes: start them early
+  uint32_t previous = kNone;
+  uint32_t previous_bucket = kNone;
+  for (size_t i = 0; i < walk.size(); ++i) {
+    if (i + kAhead < walk.size()) __builtin_prefetch(&m_entries[entry_of(walk[i + kAhead])], 1);
+    const uint32_t entry = entry_of(walk[i]);
+    const uint32_t bucket = bucket_of(hash_of(walk[i]));
+    if (bucket != previous_bucket) {
+      if (previous != kNone) m_entries[previous].next = kNone;
+      m_buckets[bucket] = entry;
+      previous_bucket = bucket;
+    } else {
+      m_entries[previous].next = entry;
+    }
+    previous = entry;
+  }
+  if (previous != kNone) m_entries[previous].next = kNone;
+  m_size = n;
 }
 
 void ChainingTable::for_each(const std::function<void(uint64_t, const NodeValue&)>& visit) const {

@@ -47,6 +47,13 @@ class ChainingTable final : public NodeTable {
   }
   void for_each(const std::function<void(uint64_t, const NodeValue&)>& visit) const override;
 
+  // Loading in bulk (node_table.h): load() appends to the pool unlinked; end_load() works out the
+  // chains the inserts and growths would have made, without following a chain (below).
+  bool begin_load(uint64_t expected) override;
+  uint32_t load(uint64_t key, const NodeValue& value) override;
+  NodeValue& loaded_value(uint32_t handle) override { return m_entries[handle].value; }
+  void end_load() override;
+
   uint32_t bucket_count() const { return static_cast<uint32_t>(m_buckets.size()); }
   // The longest chain (for tests).
   uint32_t longest_chain() const;
@@ -59,14 +66,12 @@ class ChainingTable final : public NodeTable {
     uint32_t next;  // next entry of the chain (or of the free list), kNone at the end
   };
 
-  uint32_t bucket_of(uint32_t hash) const {
-    // hash % bucket_count() without a division (Lemire's fastmod; exact for 32-bit operands).
-    const uint64_t low = m_fastmod * hash;
-    return static_cast<uint32_t>((static_cast<unsigned __int128>(low) * m_buckets.size()) >> 64);
-  }
+  uint32_t bucket_of(uint32_t hash) const;  // hash % bucket_count()
   // The entry holding `key` and the link that points at it; counts the probes.
   uint32_t locate(uint64_t key, uint32_t hash, uint32_t** link);
   void resize(uint32_t prime_index);
+  // Sets the bucket count (and what follows from it) to the prime of `prime_index`.
+  void set_prime(uint32_t prime_index);
   // Links a new entry at the head of its chain, growing first if needed (growth is counted).
   void link_new(uint64_t key, const NodeValue& value, uint32_t hash);
   void unlink(uint32_t entry, uint32_t* link);
@@ -79,6 +84,7 @@ class ChainingTable final : public NodeTable {
   uint32_t m_prime_index = 0;
   uint64_t m_load_limit = 0;  // grow when an insertion would exceed it
   uint64_t m_fastmod = 0;     // ceil(2^64 / bucket_count())
+  bool m_loading = false;
 };
 
 }  // namespace ssd::ftl

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 
 namespace ssd::ftl {
 
@@ -52,6 +53,24 @@ class NodeTable {
   virtual uint64_t memory_bytes(uint32_t node_bytes) const = 0;
   // Visits every entry, in no particular order (not counted; for checks and tests).
   virtual void for_each(const std::function<void(uint64_t, const NodeValue&)>& visit) const = 0;
+
+  // Loading in bulk (an untimed sequential fill): a table that can, and is empty and new, takes
+  // keys with load() in the order insert() would have taken them, changes their values through
+  // loaded_value() while loading, and with end_load() ends in the state those inserts one by one
+  // would have left. Nothing else is asked of it in between; nothing is counted. `expected` keys
+  // or so will come (room is made for them). A table that cannot answers false to begin_load(),
+  // and the caller inserts one by one.
+  virtual bool begin_load(uint64_t /*expected*/) { return false; }
+  virtual uint32_t load(uint64_t key, const NodeValue& value);  // a handle for loaded_value()
+  virtual NodeValue& loaded_value(uint32_t handle);
+  virtual void end_load() {}
 };
+
+inline uint32_t NodeTable::load(uint64_t, const NodeValue&) {
+  throw std::logic_error("node table: load() without begin_load()");
+}
+inline NodeValue& NodeTable::loaded_value(uint32_t) {
+  throw std::logic_error("node table: loaded_value() without begin_load()");
+}
 
 }  // namespace ssd::ftl

@@ -223,6 +223,10 @@ void VetMap::release_record(uint32_t r) {
 // them went every internal node inside the new leaf (their counts reached 0), which is Alg. 1
 // line 5 and Alg. 3 line 4. So an ancestor found here is internal and the leaf's key is free.
 void VetMap::add_leaf(const CanonicalExtent& piece, const NodeValue& leaf) {
+  if (m_loading) {
+    load_leaf(piece, leaf);
+    return;
+  }
 #ifndef NDEBUG
   // Debug builds: no stored leaf may meet the new one (not counted; the algorithm knows it).
   // Searched before the markers go in: a marker inside a leaf would hide the leaf. Not with the
@@ -243,6 +247,40 @@ void VetMap::add_leaf(const CanonicalExtent& piece, const NodeValue& leaf) {
   }
   m_table->insert(piece.key(), leaf);
   ++m_leaves;
+}
+
+// The leaves of an ordered fill come in ascending order, and each internal node's range holds the
+// leaves that need it, one run of them: so a node that is not the one its depth loaded last is
+// new, and is loaded with count 1 where adjust_count() would have inserted it.
+void VetMap::load_leaf(const CanonicalExtent& piece, const NodeValue& leaf) {
+  const uint32_t depth = m_bits - piece.level;
+  for (uint32_t i = m_marker_begin[depth]; i < m_marker_begin[depth + 1]; ++i) {
+    const uint32_t marker_depth = m_marker_depths[i];
+    const uint64_t key = vet_key(piece.start, m_bits - marker_depth);
+    LoadedMarker& last = m_loaded_markers[marker_depth];
+    if (last.key == key) {
+      ++m_table->loaded_value(last.handle).w0;
+    } else {
+      last = {key, m_table->load(key, NodeValue{1, 0, 0})};
+    }
+  }
+  m_table->load(piece.key(), leaf);
+  ++m_leaves;
+}
+
+void VetMap::begin_ordered_fill(uint64_t extents) {
+  // Room for two nodes an extent: the leaf of an aligned one, and internal nodes shared by many
+  // leaves (a fill of 8-unit extents makes 1.06 nodes an extent); more grows the table as usual.
+  if (m_table->size() != 0 || !m_table->begin_load(2 * extents)) return;
+  m_loading = true;
+  m_loaded_markers.assign(m_bits + 1, LoadedMarker{~uint64_t{0}, 0});  // no key is all ones
+}
+
+void VetMap::end_ordered_fill() {
+  if (!m_loading) return;
+  m_loading = false;
+  m_loaded_markers = std::vector<LoadedMarker>();
+  m_table->end_load();
 }
 
 // Deletes a leaf and takes it off the count of each internal node it needed; those no leaf needs

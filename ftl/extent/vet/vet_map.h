@@ -74,6 +74,10 @@ class VetMap final : public ExtentMap {
   void lookup(Lun lun, uint32_t length, std::vector<Extent>& found) override;
   uint32_t insert(const Extent& extent, std::vector<Extent>& displaced) override;
   uint32_t insert_unmapped(const Extent& extent) override;
+  // With the software chaining table, the fill's nodes are loaded in bulk (node_table.h); other
+  // tables take them one by one.
+  void begin_ordered_fill(uint64_t extents) override;
+  void end_ordered_fill() override;
   void erase(Lun lun, uint32_t length, std::vector<Extent>& displaced) override;
   SlotId slot_of(Lun lun) override;
   // On the accelerator: the binary search looking at the engine's table without commands.
@@ -142,6 +146,8 @@ class VetMap final : public ExtentMap {
   uint32_t add_leaves(const Extent& extent);
   void check_extent(const Extent& extent) const;
   void add_leaf(const CanonicalExtent& piece, const NodeValue& leaf);
+  // add_leaf() while the table loads in bulk.
+  void load_leaf(const CanonicalExtent& piece, const NodeValue& leaf);
   void remove_leaf(uint64_t key);
   Extent leaf_extent(const NodeValue& leaf);
   uint32_t new_record(const Extent& extent);
@@ -172,6 +178,13 @@ class VetMap final : public ExtentMap {
   std::vector<FoundLeaf> m_found;
   std::vector<Extent> m_nothing_displaced;   // insert_unmapped()'s on the accelerator (stays empty)
   std::vector<uint64_t>* m_trace = nullptr;  // search_path() records probes here
+  // An ordered fill loading the table in bulk: per depth, the internal node loaded last there.
+  struct LoadedMarker {
+    uint64_t key;
+    uint32_t handle;
+  };
+  bool m_loading = false;
+  std::vector<LoadedMarker> m_loaded_markers;
 };
 
 }  // namespace ssd::ftl

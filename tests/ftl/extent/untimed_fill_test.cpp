@@ -19,14 +19,6 @@
 namespace ssd::ftl {
 namespace {
 
-bool same_cpu_work(const CpuWork& a, const CpuWork& b) {
-#define SSD_SAME_FIELD(count, unit, default_cycles, is_mapping, description) \
-  if (a.count != b.count) return false;
-  SSD_CPU_PRIMITIVES(SSD_SAME_FIELD)
-#undef SSD_SAME_FIELD
-  return a.accelerator_cycles == b.accelerator_cycles;
-}
-
 // Writes the whole device front to back on both, in commands of 1 .. 8 units' worth of sectors
 // (so a command often begins inside a unit the previous one mapped).
 void fill_sequentially(FtlDevice& untimed, FtlDevice& recorded) {
@@ -73,8 +65,9 @@ void expect_same_device(const config::PlatformConfig& platform, const std::strin
     a.start_sector = random.below(g.logical_sectors() - a.sector_count + 1);
     HostCommand b = a;
     mismatches += untimed.run(a) + recorded.run(b);
-    const bool same = testing::served_alike(untimed, recorded) &&
-                      same_cpu_work(untimed.backend().cpu_work(), recorded.backend().cpu_work());
+    const bool same =
+        testing::served_alike(untimed, recorded) &&
+        testing::same_cpu_work(untimed.backend().cpu_work(), recorded.backend().cpu_work());
     differing += !same;
   }
   EXPECT_EQ(differing, 0u) << what << ": commands served differently";
