@@ -133,10 +133,11 @@ bool ExtentFtl::fill_sequential(const SequentialFill& fill) {
         m_geometry.first_page(m_geometry.plane_in_stripe_order(s) * m_geometry.blocks_per_plane));
   }
   const uint64_t chunks = in_bulk / chunk;
-  // Nothing mapped yet: every run below goes in by insert_unmapped(), in ascending order.
+  // Nothing mapped yet: every run below goes in by insert_unmapped(), in ascending order, and
+  // there are at most as many runs as chunks.
   const bool ordered = m_mapped_end == 0 && !m_backend.recording();
-  if (ordered) m_map->begin_ordered_fill(chunks);  // a run is a chunk or more
-  uint32_t s = 0;                                  // chunk k's stripe position, k % planes
+  if (ordered) m_map->begin_ordered_fill(chunks);
+  uint32_t s = 0;     // chunk k's stripe position, k % planes
   uint64_t past = 0;  // the slots its plane gave the chunks before it, (k / planes) * chunk
   for (uint64_t k = 0; k < chunks; ++k) {
     const auto lun = static_cast<Lun>(k * chunk);

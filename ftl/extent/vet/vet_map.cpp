@@ -253,6 +253,10 @@ void VetMap::add_leaf(const CanonicalExtent& piece, const NodeValue& leaf) {
 // leaves that need it, one run of them: so a node that is not the one its depth loaded last is
 // new, and is loaded with count 1 where adjust_count() would have inserted it.
 void VetMap::load_leaf(const CanonicalExtent& piece, const NodeValue& leaf) {
+  if (piece.start < m_loaded_end) {
+    throw std::logic_error("VET: an ordered fill's extent starts before the end of the one before");
+  }
+  m_loaded_end = piece.end();
   const uint32_t depth = m_bits - piece.level;
   for (uint32_t i = m_marker_begin[depth]; i < m_marker_begin[depth + 1]; ++i) {
     const uint32_t marker_depth = m_marker_depths[i];
@@ -273,6 +277,7 @@ void VetMap::begin_ordered_fill(uint64_t extents) {
   // leaves (a fill of 8-unit extents makes 1.06 nodes an extent); more grows the table as usual.
   if (m_table->size() != 0 || !m_table->begin_load(2 * extents)) return;
   m_loading = true;
+  m_loaded_end = 0;
   m_loaded_markers.assign(m_bits + 1, LoadedMarker{~uint64_t{0}, 0});  // no key is all ones
 }
 

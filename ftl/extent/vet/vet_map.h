@@ -184,6 +184,7 @@ class VetMap final : public ExtentMap {
     uint32_t handle;
   };
   bool m_loading = false;
+  uint64_t m_loaded_end = 0;  // the end of the leaf loaded last
   std::vector<LoadedMarker> m_loaded_markers;
 };
 

@@ -179,5 +179,16 @@ TEST(VetOrderedFill, LeavesTheMapOneByOneInsertsLeave) {
   }
 }
 
+// The loading relies on the order (a marker not loaded last at its depth is new): an extent out
+// of order is refused, not loaded as a second copy of a node.
+TEST(VetOrderedFill, RefusesAnExtentOutOfOrder) {
+  CpuWork work;
+  VetMap map(ExtentSpace{1u << 16, 1u << 21}, VetOptions{}, work);
+  map.begin_ordered_fill(3);
+  map.insert_unmapped({64, 8, 0});
+  EXPECT_THROW(map.insert_unmapped({60, 2, 100}), std::logic_error);
+  EXPECT_THROW(map.insert_unmapped({64, 8, 200}), std::logic_error);
+}
+
 }  // namespace
 }  // namespace ssd::ftl
