@@ -31,6 +31,9 @@ class EmtMap final : public ExtentMap {
   void lookup(Lun lun, uint32_t length, std::vector<Extent>& found) override;
   uint32_t insert(const Extent& extent, std::vector<Extent>& displaced) override;
   uint32_t insert_unmapped(const Extent& extent) override;
+  // Makes room in the tree's pool for two nodes an extent: the fill's, one an extent, and as many
+  // again for the run after it before the pool grows (growing copies it into twice its room).
+  void begin_ordered_fill(uint64_t extents) override { m_tree.reserve_more(2 * extents); }
   void erase(Lun lun, uint32_t length, std::vector<Extent>& displaced) override;
   SlotId slot_of(Lun lun) override;
 

@@ -23,6 +23,12 @@ ExtentTree::ExtentTree(CpuWork& cpu) : m_cpu(cpu) {
   m_data.emplace_back();
 }
 
+void ExtentTree::reserve_more(uint64_t nodes) {
+  const uint64_t room = std::min<uint64_t>(m_links.size() + nodes, uint64_t{kIndexMask} + 1);
+  m_links.reserve(room);
+  m_data.reserve(room);
+}
+
 uint32_t ExtentTree::allocate() {
   if (m_free != kNil) {
     const uint32_t n = m_free;

@@ -273,8 +273,9 @@ void VetMap::load_leaf(const CanonicalExtent& piece, const NodeValue& leaf) {
 }
 
 void VetMap::begin_ordered_fill(uint64_t extents) {
-  // Room for two nodes an extent: the leaf of an aligned one, and internal nodes shared by many
-  // leaves (a fill of 8-unit extents makes 1.06 nodes an extent); more grows the table as usual.
+  // Room for two nodes an extent: the leaf of an aligned one and internal nodes shared by many
+  // leaves (a fill of 8-unit extents makes 1.06 nodes an extent), and what is left for the run
+  // after it before the pool grows (growing copies it into twice its room).
   if (m_table->size() != 0 || !m_table->begin_load(2 * extents)) return;
   m_loading = true;
   m_loaded_end = 0;
