@@ -5,12 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <set>
 #include <utility>
 #include <vector>
 
 #include "ftl/core/cpu_work.h"
 #include "ftl/core/random.h"
 #include "ftl/extent/vet/chaining_table.h"
+#include "ftl/extent/vet/vet_hash.h"
 #include "tests/ftl/extent/vet/vet_test_support.h"
 
 namespace ssd::ftl {
@@ -25,11 +27,26 @@ Entries walk(const NodeTable& table) {
   return out;
 }
 
-// Distinct keys of mixed levels, as VET makes them.
+// Keys whose vet_hash is 0, all of them: j / multiplier (mod 2^64) times the multiplier is j,
+// whose high 32 bits are 0. Such keys share their bucket at every bucket count, so their order
+// in a chain goes back through every growth (a fill of 16.6 M nodes has about 32 k pairs of keys
+// with the same 32-bit hash).
+uint64_t key_hashing_to_zero(uint64_t j) {
+  const uint64_t m = vet_hash_multiplier(0);
+  uint64_t inverse = m;  // Newton's iteration for m^-1 mod 2^64 (m is odd)
+  for (int i = 0; i < 6; ++i) inverse *= 2 - m * inverse;
+  return j * inverse;
+}
+
+// Distinct keys of mixed levels, as VET makes them, and every 16th one of those hashing to 0.
 std::vector<uint64_t> distinct_keys(size_t n, uint64_t seed) {
   Random random(seed);
   std::vector<uint64_t> keys;
   for (uint64_t i = 0; keys.size() < n; ++i) {
+    if (i % 16 == 15) {
+      keys.push_back(key_hashing_to_zero(i + 1));  // a multiple of the inverse: no level-key
+      continue;
+    }
     const auto level = static_cast<uint32_t>(random.below(5));
     keys.push_back(vet_key((i << 4) | random.below(16), level));  // distinct: i survives the shift
   }
@@ -99,6 +116,17 @@ void expect_loads_as_inserted(size_t n) {
   }
   EXPECT_EQ(loaded_work.hash_probes, inserted_work.hash_probes);
   EXPECT_EQ(walk(loaded), walk(inserted));
+}
+
+TEST(ChainingTableLoad, KeysOfOneHashAreWhatTheTestNeedsThemToBe) {
+  std::set<uint64_t> keys;
+  for (uint64_t j = 1; j <= 1000; ++j) {
+    EXPECT_EQ(vet_hash(key_hashing_to_zero(j)), 0u);
+    keys.insert(key_hashing_to_zero(j));
+  }
+  EXPECT_EQ(keys.size(), 1000u);
+  const std::vector<uint64_t> mixed = distinct_keys(300000, 1);
+  EXPECT_EQ(std::set<uint64_t>(mixed.begin(), mixed.end()).size(), mixed.size());
 }
 
 TEST(ChainingTableLoad, EndsAsTheInsertsOneByOneWould) {
