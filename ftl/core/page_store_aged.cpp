@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "ftl/core/grouped_stores.h"
 #include "ftl/core/page_store.h"
 #include "ftl/core/random.h"
 #include "ftl/core/random_permutation.h"
@@ -75,25 +76,11 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
     return false;
   }
   // The units in their valid slots, plane by plane, each plane's blocks in a shuffled order: a
-  // seeded permutation gives the k-th valid slot its unit.
+  // seeded permutation gives the k-th valid slot its unit. Each unit's table entry is a store to
+  // a random place in a table of hundreds of MB: they are made in groups (grouped_stores.h).
   RandomPermutation order(units, seed);
-  // The order's units are drawn kAhead ahead and their table entries prefetched for writing: each
-  // is a store to a random place in a table of hundreds of MB, and a store that misses holds up
-  // the ones behind it.
-  constexpr uint64_t kAhead = 16;
-  Lun ahead[kAhead];
-  uint64_t drawn = 0;
-  const auto draw = [&] {
-    const auto lun = static_cast<Lun>(order.next());
-    __builtin_prefetch(&table[lun], 1);
-    ahead[drawn++ % kAhead] = lun;
-  };
-  while (drawn < std::min(kAhead, units)) draw();
-  const auto unit_at = [&](uint64_t k) {  // the k-th unit of the order, k = 0, 1, 2 ...
-    const Lun lun = ahead[k % kAhead];
-    if (drawn < units) draw();
-    return lun;
-  };
+  const auto next_unit = [&] { return static_cast<Lun>(order.next()); };
+  GroupedStores<SlotId> table_stores(table, units);
   Random shuffle(seed ^ 0x5a6d706c6564ull);  // "Sampled": its own stream beside the order's
   uint64_t placed = 0;
   std::vector<uint32_t> valid_in(g.blocks(), 0);
@@ -122,10 +109,11 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
       const SlotId first_slot = g.first_slot(first_page);
       for (uint32_t u = 0; u < pages * upp; ++u) {
         if (!aged.valid(source, u) || placed == units) continue;
-        const Lun lun = unit_at(placed++);
+        const Lun lun = next_unit();
+        ++placed;
         spare[uint64_t{u / upp} * words + u % upp] = lun;
         if (tokens != nullptr) tokens[u] = token(lun);
-        table[lun] = first_slot + u;
+        table_stores.store(lun, first_slot + u);
         ++valid_in[block];
       }
       // Sequence numbers, when the device may lose power: each unit has one copy, so any order
@@ -138,7 +126,8 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
       }
     }
   }
-  for (; placed < units; ++placed) left.push_back(unit_at(placed));
+  table_stores.flush();
+  for (; placed < units; ++placed) left.push_back(next_unit());
   m_backend.count_written_in_bulk(OpClass::kHostWrite, units - left.size());
   // Free and full blocks from the flash; each stream takes back the blocks its counterpart in
   // the miniature was writing (one this store does not have is left to whichever comes first).

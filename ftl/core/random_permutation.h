@@ -33,14 +33,29 @@ class RandomPermutation {
   }
 
   uint64_t next() {
-    for (;;) {
-      const uint64_t image = permute(m_counter);
-      m_counter = (m_counter + 1) & ((m_half_mask << m_half_bits) | m_half_mask);
-      if (image < m_n) return image;
-    }
+    while (m_ready_at == m_ready_end) refill();
+    return m_ready[m_ready_at++];
   }
 
  private:
+  // The next kBatch counters' images, those below n kept in order. Computed together, the images
+  // are independent work the core overlaps, where one at a time each waited for the branch on
+  // the one before (taken at random: about half the images are >= n when n is just above a
+  // power of four).
+  static constexpr uint32_t kBatch = 16;
+  void refill() {
+    const uint64_t domain_mask = (m_half_mask << m_half_bits) | m_half_mask;
+    uint64_t images[kBatch];
+    for (uint32_t i = 0; i < kBatch; ++i) images[i] = permute((m_counter + i) & domain_mask);
+    m_counter = (m_counter + kBatch) & domain_mask;
+    m_ready_at = 0;
+    m_ready_end = 0;
+    for (const uint64_t image : images) {
+      m_ready[m_ready_end] = image;
+      m_ready_end += image < m_n ? 1 : 0;
+    }
+  }
+
   uint64_t permute(uint64_t x) const {
     uint64_t left = x >> m_half_bits;
     uint64_t right = x & m_half_mask;
@@ -63,6 +78,9 @@ class RandomPermutation {
   uint64_t m_half_mask = 1;
   uint64_t m_keys[4] = {};
   uint64_t m_counter = 0;
+  uint64_t m_ready[kBatch] = {};  // images to give, [m_ready_at, m_ready_end)
+  uint32_t m_ready_at = 0;
+  uint32_t m_ready_end = 0;
 };
 
 }  // namespace ssd::ftl
