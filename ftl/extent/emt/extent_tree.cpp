@@ -1,6 +1,7 @@
 #include "ftl/extent/emt/extent_tree.h"
 
 #include <algorithm>
+#include <new>
 #include <stdexcept>
 
 // The red-black algorithms are the textbook ones (Cormen et al., 3rd ed., ch. 13: insertion
@@ -25,8 +26,11 @@ ExtentTree::ExtentTree(CpuWork& cpu) : m_cpu(cpu) {
 
 void ExtentTree::reserve_more(uint64_t nodes) {
   const uint64_t room = std::min<uint64_t>(m_links.size() + nodes, uint64_t{kIndexMask} + 1);
-  m_links.reserve(room);
-  m_data.reserve(room);
+  try {
+    m_links.reserve(room);
+    m_data.reserve(room);
+  } catch (const std::bad_alloc&) {  // only a help: refused, the pool grows as it goes
+  }
 }
 
 uint32_t ExtentTree::allocate() {

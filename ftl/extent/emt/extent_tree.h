@@ -58,7 +58,8 @@ class ExtentTree {
   // `start` at or below the largest start: insert().
   uint32_t append(Lun start, uint32_t length, SlotId slot);
   // Room for `nodes` more nodes without the pool growing (growing by doubling copies the pool and
-  // faults in twice its pages; room not used costs address space only).
+  // faults in twice its pages; room not used costs address space only). Only a help: room the
+  // allocator refuses is not taken.
   void reserve_more(uint64_t nodes);
   // Removes `node` (a live node). Other nodes keep their index.
   void erase(uint32_t node);
