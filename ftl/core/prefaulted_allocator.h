@@ -25,6 +25,18 @@
 
 namespace ssd::ftl {
 
+// Makes room in a growing table (a vector) for `entries` entries before it grows to them: growing
+// by doubling copies the table and faults in twice its pages, while room not yet used costs
+// address space only. Only a help: room the allocator refuses is not taken, and the table grows
+// as it goes.
+template <typename Table>
+void reserve_room(Table& table, uint64_t entries) {
+  try {
+    table.reserve(entries);
+  } catch (const std::bad_alloc&) {
+  }
+}
+
 // Calls madvise(advice) on the 4 KiB pages that lie whole in [begin, begin + bytes).
 inline void advise_whole_pages(void* begin, size_t bytes, int advice) {
   const size_t page = 4096;

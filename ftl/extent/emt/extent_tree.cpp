@@ -1,8 +1,9 @@
 #include "ftl/extent/emt/extent_tree.h"
 
 #include <algorithm>
-#include <new>
 #include <stdexcept>
+
+#include "ftl/core/prefaulted_allocator.h"
 
 // The red-black algorithms are the textbook ones (Cormen et al., 3rd ed., ch. 13: insertion
 // fix-up, transplant-based deletion that moves the successor node itself into the deleted
@@ -26,11 +27,8 @@ ExtentTree::ExtentTree(CpuWork& cpu) : m_cpu(cpu) {
 
 void ExtentTree::reserve_more(uint64_t nodes) {
   const uint64_t room = std::min<uint64_t>(m_links.size() + nodes, uint64_t{kIndexMask} + 1);
-  try {
-    m_links.reserve(room);
-    m_data.reserve(room);
-  } catch (const std::bad_alloc&) {  // only a help: refused, the pool grows as it goes
-  }
+  reserve_room(m_links, room);
+  reserve_room(m_data, room);
 }
 
 uint32_t ExtentTree::allocate() {

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <new>
 #include <stdexcept>
 
+#include "ftl/core/prefaulted_allocator.h"
 #include "ftl/core/types.h"
 #include "ftl/extent/vet/vet_hash.h"
 
@@ -38,7 +38,7 @@ uint32_t hash_of(uint64_t item) { return static_cast<uint32_t>(item >> 32); }
 uint32_t entry_of(uint64_t item) { return static_cast<uint32_t>(item); }
 
 // Sorts by bucket (hash % buckets) the `count` items item_at(0), item_at(1), ..., keeping the
-// order of items of the same bucket, into `out` (which item_at may read). A least-significant-
+// order of items of the same bucket, into `out`. A least-significant-
 // digit radix sort of at most 9 bits a pass, so that a pass writes to at most 512 places at once
 // (more, and the pages written at once outnumber the TLB's entries); every pass's counts come from
 // one read of the items. `scratch` is the other buffer.
@@ -217,12 +217,7 @@ bool ChainingTable::erase(uint64_t key) {
 bool ChainingTable::begin_load(uint64_t expected) {
   // A pool that was ever used may hold freed entries, which inserts would take first.
   if (!m_entries.empty()) return false;
-  // Room the pool does not touch costs address space, not memory; growing by doubling instead
-  // would copy the pool and fault in twice its pages. Only a help: refused, the pool grows.
-  try {
-    m_entries.reserve(std::min<uint64_t>(expected, kNone));
-  } catch (const std::bad_alloc&) {
-  }
+  reserve_room(m_entries, std::min<uint64_t>(expected, kNone));
   m_loading = true;
   return true;
 }
