@@ -36,6 +36,10 @@ struct AgedPlanes {
   // region and age); empty when it keeps nothing. The unit the device lays out in a slot takes
   // the slot's state.
   std::vector<uint64_t> unit_state;
+  // Which valid slots hold a page the scheme keeps of its own among the units rather than a unit
+  // (DFTL's translation pages), as valid_bits; empty when there are none. The device lays its
+  // own such pages out in their copies (PageStore::lay_out_aged's AgedSchemePages).
+  std::vector<uint64_t> scheme_page_bits;
 
   uint32_t words_per_block() const { return (units_per_block + 63) / 64; }
   bool valid(uint64_t block, uint32_t unit) const {
@@ -43,6 +47,14 @@ struct AgedPlanes {
   }
   void set_valid(uint64_t block, uint32_t unit) {
     valid_bits[block * words_per_block() + unit / 64] |= uint64_t{1} << (unit % 64);
+  }
+  bool scheme_page(uint64_t block, uint32_t unit) const {
+    return !scheme_page_bits.empty() &&
+           (scheme_page_bits[block * words_per_block() + unit / 64] >> (unit % 64) & 1u) != 0;
+  }
+  void set_scheme_page(uint64_t block, uint32_t unit) {
+    if (scheme_page_bits.empty()) scheme_page_bits.assign(valid_bits.size(), 0);
+    scheme_page_bits[block * words_per_block() + unit / 64] |= uint64_t{1} << (unit % 64);
   }
 };
 

@@ -183,9 +183,26 @@ class PageStore final : private EraseGuard {
   // or the journal on. With sequence numbers each page gets the next, and the stream bits of the
   // stream writing its block. `copied_from`, when given, is set to the miniature's block each
   // block copies, block by block (slot u of block b copies slot u of block copied_from[b]).
+  // A scheme whose miniature kept pages of its own among the units (AgedPlanes::scheme_page_bits)
+  // gives `scheme_pages`, which names the page each copy of those slots holds; without it such a
+  // miniature is refused (false).
+  struct AgedSchemePages {
+    // The key of the page the device's copy at `slot` holds (kNone: it holds nothing), its
+    // content token set in `token`.
+    std::function<Lun(SlotId slot, Token& token)> place;
+  };
   bool lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t seed, SlotId* table,
                     const std::function<Token(Lun)>& token, std::vector<Lun>& left,
-                    std::vector<uint32_t>* copied_from = nullptr);
+                    std::vector<uint32_t>* copied_from = nullptr,
+                    const AgedSchemePages* scheme_pages = nullptr);
+  // The content token of a slot lay_out_aged() filled, for a page whose content is known only
+  // once every unit is laid out (DFTL's translation pages, sealed with a digest of what they say).
+  void set_laid_out_token(SlotId slot, Token token) {
+    const PageId page = geometry().page_of_slot(slot);
+    if (Token* tokens = m_backend.flash().tokens_to_fill(page)) {
+      tokens[slot - geometry().first_slot(page)] = token;
+    }
+  }
 
   // --- power-loss recovery, on a store just built over the flash a cut left behind ---
   bool sequenced() const { return m_sequenced; }

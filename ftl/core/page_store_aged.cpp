@@ -55,7 +55,8 @@ AgedPlanes PageStore::describe_planes(const std::vector<SlotId>& table) const {
 
 bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t seed, SlotId* table,
                              const std::function<Token(Lun)>& token, std::vector<Lun>& left,
-                             std::vector<uint32_t>* copied_from) {
+                             std::vector<uint32_t>* copied_from,
+                             const AgedSchemePages* scheme_pages) {
   const Geometry& g = geometry();
   FlashArray& flash = m_backend.flash();
   const uint32_t upp = g.units_per_page;
@@ -75,6 +76,11 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
        aged.unit_state.size() != aged.programmed_pages.size() * uint64_t{units_per_block})) {
     return false;
   }
+  const bool has_scheme_pages = !aged.scheme_page_bits.empty();
+  if (has_scheme_pages &&
+      (scheme_pages == nullptr || aged.scheme_page_bits.size() != aged.valid_bits.size())) {
+    return false;
+  }
   // The units in their valid slots, plane by plane, each plane's blocks in a shuffled order: a
   // seeded permutation gives the k-th valid slot its unit. Each unit's table entry is a store to
   // a random place in a table of hundreds of MB: they are made in groups (grouped_stores.h).
@@ -83,6 +89,7 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
   GroupedStores<SlotId> table_stores(table, units);
   Random shuffle(seed ^ 0x5a6d706c6564ull);  // "Sampled": its own stream beside the order's
   uint64_t placed = 0;
+  uint64_t scheme_pages_placed = 0;
   std::vector<uint32_t> valid_in(g.blocks(), 0);
   std::vector<StreamCode> open_in_stream(g.blocks(), StreamCodes::kNone);
   const uint32_t words = flash.spare_words_per_page();
@@ -108,7 +115,18 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
       Token* tokens = flash.tokens_to_fill(first_page);
       const SlotId first_slot = g.first_slot(first_page);
       for (uint32_t u = 0; u < pages * upp; ++u) {
-        if (!aged.valid(source, u) || placed == units) continue;
+        if (!aged.valid(source, u)) continue;
+        if (has_scheme_pages && aged.scheme_page(source, u)) {
+          Token page_token = 0;
+          const Lun key = scheme_pages->place(first_slot + u, page_token);
+          if (key == kNone) continue;
+          spare[uint64_t{u / upp} * words + u % upp] = key;
+          if (tokens != nullptr) tokens[u] = page_token;
+          ++valid_in[block];
+          ++scheme_pages_placed;
+          continue;
+        }
+        if (placed == units) continue;
         const Lun lun = next_unit();
         ++placed;
         spare[uint64_t{u / upp} * words + u % upp] = lun;
@@ -129,6 +147,7 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
   table_stores.flush();
   for (; placed < units; ++placed) left.push_back(next_unit());
   m_backend.count_written_in_bulk(OpClass::kHostWrite, units - left.size());
+  m_backend.count_written_in_bulk(OpClass::kMapping, scheme_pages_placed);
   // Free and full blocks from the flash; each stream takes back the blocks its counterpart in
   // the miniature was writing (one this store does not have is left to whichever comes first).
   m_blocks.rebuild(flash);

@@ -19,7 +19,7 @@ config::PlatformConfig miniature_platform(const config::PlatformConfig& platform
   if (scheme != nullptr && scheme->scale_to_miniature) {
     const double share = double(Geometry::from_platform(miniature).logical_units) /
                          double(Geometry::from_platform(platform).logical_units);
-    scheme->scale_to_miniature(miniature, share);
+    scheme->scale_to_miniature(platform, miniature, share);
   }
   return miniature;
 }

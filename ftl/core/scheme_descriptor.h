@@ -74,8 +74,11 @@ struct SchemeDescriptor {
       sampled_aging_problem;
   // The settings of sampled aging's miniature that count the device's units, scaled by `share`
   // (the miniature's logical units over the device's), so that they divide its units as they
-  // divide the device's (DAC's young threshold); none: the device's settings as they are.
-  std::function<void(config::PlatformConfig& miniature, double share)> scale_to_miniature;
+  // divide `device`'s (DAC's young threshold, DFTL's cache); none: the device's settings as they
+  // are.
+  std::function<void(const config::PlatformConfig& device, config::PlatformConfig& miniature,
+                     double share)>
+      scale_to_miniature;
 };
 
 // Fresh default settings of the groups `Groups...`, for SchemeDescriptor::settings.

@@ -71,7 +71,8 @@ SchemeDescriptor dac_descriptor() {
   // explicit young threshold counts the device's units, so the miniature's is scaled to its own.
   d.ages_by_sampling = true;
   d.sampled_aging_problem = sector_layer_sampled_aging_problem;
-  d.scale_to_miniature = [](config::PlatformConfig& miniature, double share) {
+  d.scale_to_miniature = [](const config::PlatformConfig& /*device*/,
+                            config::PlatformConfig& miniature, double share) {
     uint64_t& young = miniature.ftl.settings.edit<DacSettings>().young_writes;
     if (young != 0) young = std::max<uint64_t>(1, std::llround(double(young) * share));
   };

@@ -66,4 +66,13 @@ void CachedMappingTable::remove(Lun lun) {
   --m_size;
 }
 
+std::vector<Lun> CachedMappingTable::least_recent_first() const {
+  std::vector<Lun> order;
+  order.reserve(m_size);
+  for (uint32_t node = m_head; node != kNone; node = m_nodes[node].next) {
+    order.push_back(m_nodes[node].lun);
+  }
+  return order;
+}
+
 }  // namespace ssd::ftl

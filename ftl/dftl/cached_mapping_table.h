@@ -37,6 +37,8 @@ class CachedMappingTable {
   // The least recently used entry (the table must not be empty), and its removal.
   Lun least_recent() const { return m_nodes[m_head].lun; }
   void remove(Lun lun);
+  // The cached units, least recently used first.
+  std::vector<Lun> least_recent_first() const;
 
  private:
   struct Node {

@@ -18,13 +18,13 @@ uint32_t cmt_entry_bytes(const Geometry& g) {
   return bytes_to_name(g.logical_units) + bytes_to_name(g.slots());
 }
 
-uint32_t cache_capacity(const DftlSettings& settings, const Geometry& g) {
+}  // namespace
+
+uint32_t Dftl::cache_capacity(const DftlSettings& settings, const Geometry& g) {
   const uint64_t wanted = settings.cache_entries != 0 ? settings.cache_entries
                                                       : settings.cache_bytes / cmt_entry_bytes(g);
   return static_cast<uint32_t>(std::clamp<uint64_t>(wanted, 1, g.logical_units));
 }
-
-}  // namespace
 
 Dftl::Dftl(const SchemeContext& context)
     : m_backend(context.backend),

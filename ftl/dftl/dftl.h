@@ -36,6 +36,7 @@
 #include "ftl/core/mapping_scheme.h"
 #include "ftl/core/page_store.h"
 #include "ftl/dftl/cached_mapping_table.h"
+#include "ftl/dftl/dftl_settings.h"
 
 namespace ssd::ftl {
 
@@ -58,6 +59,15 @@ class Dftl final : public MappingScheme, private MappingOwner {
   // write every few units: command by command costs little more).
   bool fill_sequential(const SequentialFill& fill) override;
   void expect_random_work() override;
+  // Sampled aging (ftl/core/sampled_aging.h, dftl_aged.cpp): the store's planes with the
+  // translation pages' slots marked as the scheme's own, and per slot whose unit the CMT holds its
+  // place in LRU order and whether it is dirty; laid out, the device's translation pages take the
+  // copies of the miniature's and its CMT the units in the copies of the cached slots.
+  bool describe_aged_planes(AgedPlanes& planes) const override;
+  bool lay_out_aged(const AgedLayout& layout) override;
+  // The CMT's entries on geometry `g` with `settings`: cache_entries, or as many as cache_bytes
+  // holds, at least 1 and at most the logical units.
+  static uint32_t cache_capacity(const DftlSettings& settings, const Geometry& g);
 
   const FtlStats& stats() const override { return m_stats; }
   // CMT entries x (unit number + slot) + GTD entries x slot.

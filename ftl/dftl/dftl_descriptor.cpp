@@ -1,5 +1,8 @@
 #include "ftl/dftl/dftl_descriptor.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "ftl/core/page_store.h"
 #include "ftl/core/page_store_rules.h"
 #include "ftl/dftl/dftl.h"
@@ -26,6 +29,17 @@ SchemeDescriptor dftl_descriptor() {
   // not in simulator_bytes.
   d.recover = [](const SchemeContext& c) { return Dftl::recovered(c); };
   d.recovery_spare_words = PageStore::recovery_spare_words;
+  // Sampled aging: the translation pages and the CMT's entries come from the miniature
+  // (dftl_aged.cpp), whose cache holds the device's share of its entries, so that it caches the
+  // same part of its units as the device's does (its hit ratio under random work).
+  d.ages_by_sampling = true;
+  d.scale_to_miniature = [](const config::PlatformConfig& device, config::PlatformConfig& miniature,
+                            double share) {
+    const uint32_t entries = Dftl::cache_capacity(device.ftl.settings.get<DftlSettings>(),
+                                                  Geometry::from_platform(device));
+    miniature.ftl.settings.edit<DftlSettings>().cache_entries =
+        static_cast<uint32_t>(std::max<int64_t>(1, std::llround(double(entries) * share)));
+  };
   return d;
 }
 

@@ -38,6 +38,11 @@ TEST(SampledAgingConfig, DacTakesItAndRefusesTheSectorLayer) {
               HasSubstr("ftl.sector_log.size_bytes"));
 }
 
+TEST(SampledAgingConfig, DftlTakesIt) {
+  EXPECT_EQ(load_config("", "", sampled_with({"ftl.scheme=\"dftl\""})).scenario.precondition.aging,
+            "sampled");
+}
+
 TEST(SampledAgingConfig, AnUnknownMethodNamesTheKey) {
   EXPECT_THAT(error_of([] { load_config("", "", {"precondition.aging=\"guessed\""}); }),
               HasSubstr("precondition.aging"));
@@ -48,7 +53,7 @@ TEST(SampledAgingConfig, ASchemeWithoutItIsRefused) {
       error_of([] { load_config("", "", sampled_with({"ftl.scheme=\"block\""})); });
   EXPECT_THAT(message, HasSubstr("precondition.aging"));
   EXPECT_THAT(message, HasSubstr("block scheme cannot be aged by sampling"));
-  EXPECT_THAT(message, HasSubstr("schemes that can: page, dac"));
+  EXPECT_THAT(message, HasSubstr("schemes that can: page, dftl, dac"));
 }
 
 TEST(SampledAgingConfig, WithoutOverwritesAnySchemeRuns) {
