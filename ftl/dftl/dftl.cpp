@@ -39,7 +39,8 @@ Dftl::Dftl(const SchemeContext& context)
       m_cmt(m_geometry.logical_units,
             cache_capacity(context.platform.ftl.settings.get<DftlSettings>(), m_geometry)),
       m_store(context.platform, context.backend, *this, m_stats),
-      m_is_stale(m_gtd.size(), false) {}
+      m_is_stale(m_gtd.size(), false),
+      m_changed(m_gtd.size()) {}
 
 void Dftl::expect_random_work() {
   back_by_huge_pages(m_flash_entries);
@@ -136,15 +137,16 @@ void Dftl::relocate(Lun lun, SlotId /*from*/, SlotId to) {
     return;
   }
   if (m_cmt.contains(lun)) {
-    m_cmt.update(lun, to);
+    cache_update(lun, to);
     return;
   }
   pend(lun, to);
 }
 
 void Dftl::pend(Lun lun, SlotId slot) {
-  m_relocated[lun] = slot;
   const uint32_t tpage = tpage_of(lun);
+  if (m_relocated[lun] == kNone) m_changed[tpage].push_back(lun);
+  m_relocated[lun] = slot;
   if (!m_is_stale[tpage]) {
     m_is_stale[tpage] = true;
     m_stale.push_back(tpage);
@@ -173,10 +175,10 @@ SlotId Dftl::lookup(Lun lun, OpClass op_class, uint32_t& after) {
   const SlotId tslot = m_gtd[tpage_of(lun)];
   if (tslot != kNone) after = m_store.read(tslot, 1, op_class);  // fetch the entry from flash
   if (m_relocated[lun] != kNone) {  // GC moved it earlier in this command: the cache takes over
-    m_cmt.insert(lun, m_relocated[lun], true);
+    cache_insert(lun, m_relocated[lun], true);
     m_relocated[lun] = kNone;
   } else {
-    m_cmt.insert(lun, m_flash_entries[lun], false);
+    cache_insert(lun, m_flash_entries[lun], false);
   }
   return m_cmt.slot(lun);
 }
@@ -222,22 +224,20 @@ void Dftl::write_translation(uint32_t tpage, OpClass op_class, uint32_t after) {
 
 void Dftl::assemble(uint32_t tpage) {
   // Cached entries (the batch update of every dirty one), relocations GC made, and for the rest
-  // what the old page said.
-  const Lun first = tpage * m_entries_per_tpage;
-  const auto end = static_cast<Lun>(
-      std::min<uint64_t>(m_geometry.logical_units, uint64_t(first) + m_entries_per_tpage));
-  for (Lun lun = first; lun < end; ++lun) {
+  // what the old page said: only the units listed as changed can differ from it (m_changed).
+  std::vector<Lun>& changed = m_changed[tpage];
+  for (const Lun lun : changed) {
     if (m_cmt.contains(lun)) {
+      if (!m_cmt.dirty(lun)) continue;  // listed twice: already taken in
       set_flash_entry(tpage, lun, m_cmt.slot(lun));
-      if (m_cmt.dirty(lun)) {
-        m_cmt.set_clean(lun);
-        ++m_backend.cpu().list_steps;
-      }
+      m_cmt.set_clean(lun);
+      ++m_backend.cpu().list_steps;
     } else if (m_relocated[lun] != kNone) {
       set_flash_entry(tpage, lun, m_relocated[lun]);
       m_relocated[lun] = kNone;
     }
   }
+  changed.clear();
   m_is_stale[tpage] = false;
 }
 
@@ -261,7 +261,7 @@ void Dftl::remap(Lun lun, SlotId slot) {
       m_store.invalidate(old);
     }
   }
-  m_cmt.update(lun, slot);
+  cache_update(lun, slot);
 }
 
 void Dftl::read(const HostCommand& command) {

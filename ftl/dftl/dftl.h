@@ -119,6 +119,15 @@ class Dftl final : public MappingScheme, private MappingOwner {
   void write_back_stale();
   // Points `lun` at `slot` (kNone = unmapped), invalidating the old copy; the entry is cached.
   void remap(Lun lun, SlotId slot);
+  // The CMT's changes, each noting a unit whose entry comes to differ from its page's (m_changed).
+  void cache_insert(Lun lun, SlotId slot, bool dirty) {
+    m_cmt.insert(lun, slot, dirty);
+    if (dirty) m_changed[tpage_of(lun)].push_back(lun);
+  }
+  void cache_update(Lun lun, SlotId slot) {
+    if (!m_cmt.dirty(lun)) m_changed[tpage_of(lun)].push_back(lun);
+    m_cmt.update(lun, slot);
+  }
   // Writes one whole unit of host data with content `token` (write()'s work per unit).
   void write_whole_unit(Lun lun, Token token);
 
@@ -139,6 +148,11 @@ class Dftl final : public MappingScheme, private MappingOwner {
   PageStore m_store;
   std::vector<uint32_t> m_stale;  // translation pages GC left stale, each once
   std::vector<bool> m_is_stale;
+  // Per translation page, its units whose entry may say other than the page: dirty in the CMT or
+  // moved by GC while not cached, each listed when it became so (one may be listed twice).
+  // assemble() visits these, not the page's every entry: a clean cached entry says what its page
+  // says (it was read from there, or the page was last written from it), so only these change it.
+  std::vector<std::vector<Lun>> m_changed;
   uint64_t m_translation_writes = 0;
   uint64_t m_hits = 0;
   uint64_t m_lookups = 0;

@@ -128,7 +128,7 @@ bool Dftl::lay_out_aged(const AgedLayout& layout) {
             [](const Cached& a, const Cached& b) { return a.order < b.order; });
   const size_t dropped = entries.size() - std::min<size_t>(entries.size(), m_cmt.capacity());
   for (size_t i = dropped; i < entries.size(); ++i) {
-    m_cmt.insert(entries[i].lun, entries[i].slot, entries[i].dirty);
+    cache_insert(entries[i].lun, entries[i].slot, entries[i].dirty);
   }
 
   // Translation pages no copy took, then units no valid slot took, as write() serves them.

@@ -56,7 +56,7 @@ bool Dftl::fill_sequential(const SequentialFill& fill) {
   // The CMT: the last units written, oldest first, dirty unless on flash.
   const uint64_t first_cached = (in_bulk > capacity ? in_bulk - capacity : 0) + next_victim_gone;
   for (uint64_t lun = first_cached; lun < in_bulk; ++lun) {
-    m_cmt.insert(static_cast<Lun>(lun), m_flash_entries[lun], !on_flash(static_cast<Lun>(lun)));
+    cache_insert(static_cast<Lun>(lun), m_flash_entries[lun], !on_flash(static_cast<Lun>(lun)));
   }
   // What the translation pages say: m_flash_entries holds every slot so far, and keeps those a
   // write-back covered. (Their digests stay 0: kept only with sequence numbers, which a store that
