@@ -24,4 +24,13 @@ inline config::PlatformConfig tiny_platform(uint32_t unit_bytes = 0) {
   return p;
 }
 
+// `p` with 256 blocks of 32 pages per plane and 10 % over-provisioning: room for a steady write
+// amplification after aging (what the sampled-aging tests compare with simulated aging).
+inline config::PlatformConfig with_aging_room(config::PlatformConfig p) {
+  p.nand.blocks_per_plane = 256;
+  p.nand.pages_per_block = 32;
+  p.ftl.over_provisioning = 0.1;
+  return p;
+}
+
 }  // namespace ssd::testing

@@ -86,16 +86,7 @@ TEST(DacSampledAging, AnExplicitYoungThresholdIsScaledToTheMiniature) {
 TEST(DacSampledAging, ACutRightAfterTheLayoutFindsEveryUnit) {
   FtlDevice device(dac_platform(4), testing::power_options());
   ASSERT_TRUE(precondition(device, sampled()).aged_by_sampling);
-  testing::PowerCutRig rig(device, 5);
-  DurabilityCheck::Verdict verdict = rig.cut_at(1);
-  EXPECT_EQ(verdict.lost_durable, 0u) << verdict.first_loss;
-  EXPECT_EQ(verdict.current, device.geometry().logical_units);
-  for (int cut = 0; cut < 10; ++cut) {
-    ASSERT_EQ(rig.run_random(700), 0u)
-        << "cut " << cut << ": " << device.oracle()->first_mismatch();
-    verdict = rig.cut();
-    ASSERT_EQ(verdict.lost_durable, 0u) << "cut " << cut << ": " << verdict.first_loss;
-  }
+  ASSERT_NO_FATAL_FAILURE(testing::expect_cuts_after_layout_lose_nothing(device, 10));
 }
 
 // After sampled and after simulated aging, the next random writes move about as many units in GC
@@ -104,10 +95,7 @@ TEST(DacSampledAging, ACutRightAfterTheLayoutFindsEveryUnit) {
 // 8.95-9.10 simulated and 8.94-9.32 sampled), so the means of four seeds are compared.
 TEST(DacSampledAging, AgesAsSimulatedAgingDoes) {
   constexpr uint64_t kWrites = 10000;
-  config::PlatformConfig platform = dac_platform(4);
-  platform.nand.blocks_per_plane = 256;
-  platform.nand.pages_per_block = 32;
-  platform.ftl.over_provisioning = 0.1;
+  const config::PlatformConfig platform = testing::with_aging_room(dac_platform(4));
   FtlDeviceOptions options;
   options.oracle = false;
   struct After {

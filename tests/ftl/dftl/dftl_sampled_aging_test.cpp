@@ -120,16 +120,7 @@ TEST(DftlSampledAging, ACutRightAfterTheLayoutFindsEveryUnit) {
   FtlDevice device(dftl_platform(0, 64), testing::power_options());
   ASSERT_TRUE(precondition(device, sampled()).aged_by_sampling);
   ASSERT_NO_FATAL_FAILURE(testing::expect_dftl_invariants(device));
-  testing::PowerCutRig rig(device, 5);
-  DurabilityCheck::Verdict verdict = rig.cut_at(1);
-  EXPECT_EQ(verdict.lost_durable, 0u) << verdict.first_loss;
-  EXPECT_EQ(verdict.current, device.geometry().logical_units);
-  for (int cut = 0; cut < 10; ++cut) {
-    ASSERT_EQ(rig.run_random(700), 0u)
-        << "cut " << cut << ": " << device.oracle()->first_mismatch();
-    verdict = rig.cut();
-    ASSERT_EQ(verdict.lost_durable, 0u) << "cut " << cut << ": " << verdict.first_loss;
-  }
+  ASSERT_NO_FATAL_FAILURE(testing::expect_cuts_after_layout_lose_nothing(device, 10));
 }
 
 // After sampled and after simulated aging, the next random writes cost about as many GC copies
@@ -142,10 +133,7 @@ TEST(DftlSampledAging, ACutRightAfterTheLayoutFindsEveryUnit) {
 // docs/ftl.md (sampled aging) states it; the bound below is that, not a guess.
 TEST(DftlSampledAging, AgesAsSimulatedAgingDoes) {
   constexpr uint64_t kWrites = 20000;
-  config::PlatformConfig platform = dftl_platform(0, 256);
-  platform.nand.blocks_per_plane = 256;
-  platform.nand.pages_per_block = 32;
-  platform.ftl.over_provisioning = 0.1;
+  const config::PlatformConfig platform = testing::with_aging_room(dftl_platform(0, 256));
   FtlDeviceOptions options;
   options.oracle = false;
   struct After {

@@ -249,4 +249,20 @@ ftl::BlockId erase_newest_block(ftl::FtlDevice& device, Sequence sequence) {
   return newest;
 }
 
+// Preconditioning has just laid the device out (sampled aging): a cut right away finds every unit
+// as laid out, and `cuts` more among random commands lose nothing durable. Call with
+// ASSERT_NO_FATAL_FAILURE.
+inline void expect_cuts_after_layout_lose_nothing(ftl::FtlDevice& device, int cuts) {
+  PowerCutRig rig(device, 5);
+  auto verdict = rig.cut_at(1);
+  EXPECT_EQ(verdict.lost_durable, 0u) << verdict.first_loss;
+  EXPECT_EQ(verdict.current, device.geometry().logical_units);
+  for (int cut = 0; cut < cuts; ++cut) {
+    ASSERT_EQ(rig.run_random(700), 0u)
+        << "cut " << cut << ": " << device.oracle()->first_mismatch();
+    verdict = rig.cut();
+    ASSERT_EQ(verdict.lost_durable, 0u) << "cut " << cut << ": " << verdict.first_loss;
+  }
+}
+
 }  // namespace ssd::testing
