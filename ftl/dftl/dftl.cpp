@@ -93,12 +93,8 @@ void Dftl::recover() {
   // Compare each copy with the table (firmware work only: it starts once the reads are done).
   std::vector<uint32_t> stale;
   for (uint32_t t = 0; t < tpages; ++t) {
-    const Lun first = t * m_entries_per_tpage;
-    const auto end =
-        static_cast<Lun>(std::min<uint64_t>(units, uint64_t(first) + m_entries_per_tpage));
-    Token digest = 0;
-    for (Lun lun = first; lun < end; ++lun) digest += entry_token(lun, m_flash_entries[lun]);
-    cpu.table_lookups += end - first;
+    const Token digest = flash_entries_digest(t);
+    cpu.table_lookups += entries_in(t);
     m_digest[t] = digest;
     // A page never written says every unit is unmapped (token 0).
     if (digest != (m_gtd[t] != kNone ? m_store.token(m_gtd[t]) : 0)) stale.push_back(t);
@@ -181,6 +177,20 @@ SlotId Dftl::lookup(Lun lun, OpClass op_class, uint32_t& after) {
     cache_insert(lun, m_flash_entries[lun], false);
   }
   return m_cmt.slot(lun);
+}
+
+uint32_t Dftl::entries_in(uint32_t tpage) const {
+  const uint64_t first = uint64_t{tpage} * m_entries_per_tpage;
+  return static_cast<uint32_t>(
+      std::min<uint64_t>(m_entries_per_tpage, m_geometry.logical_units - first));
+}
+
+Token Dftl::flash_entries_digest(uint32_t tpage) const {
+  const Lun first = tpage * m_entries_per_tpage;
+  const Lun end = first + entries_in(tpage);
+  Token digest = 0;
+  for (Lun lun = first; lun < end; ++lun) digest += entry_token(lun, m_flash_entries[lun]);
+  return digest;
 }
 
 Token Dftl::entry_token(Lun lun, SlotId slot) {

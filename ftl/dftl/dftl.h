@@ -108,6 +108,10 @@ class Dftl final : public MappingScheme, private MappingOwner {
   // The content of translation page `tpage`'s next copy, from the CMT and pending relocations
   // (m_flash_entries); its dirty entries become clean, its relocations applied.
   void assemble(uint32_t tpage);
+  // The units translation page `tpage` holds entries of (the last page holds fewer).
+  uint32_t entries_in(uint32_t tpage) const;
+  // The digest (entry_token's sum) of what m_flash_entries says for `tpage`'s units.
+  Token flash_entries_digest(uint32_t tpage) const;
   // What translation page `tpage` says for `lun` on flash becomes `slot`; its digest follows.
   void set_flash_entry(uint32_t tpage, Lun lun, SlotId slot);
   // recovered()'s work on a scheme just built over the flash a cut left behind.

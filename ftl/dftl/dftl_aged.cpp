@@ -85,13 +85,8 @@ bool Dftl::lay_out_aged(const AgedLayout& layout) {
   // laid-out pages say every laid-out unit's slot. Those not laid out are sealed when written.
   if (m_store.sequenced()) {
     for (uint32_t tpage = 0; tpage < tpages; ++tpage) {
-      const Lun first = tpage * m_entries_per_tpage;
-      const auto end =
-          static_cast<Lun>(std::min<uint64_t>(units, uint64_t{first} + m_entries_per_tpage));
-      Token digest = 0;
-      for (Lun lun = first; lun < end; ++lun) digest += entry_token(lun, m_flash_entries[lun]);
-      m_digest[tpage] = digest;
-      if (m_gtd[tpage] != kNone) m_store.set_laid_out_token(m_gtd[tpage], digest);
+      m_digest[tpage] = flash_entries_digest(tpage);
+      if (m_gtd[tpage] != kNone) m_store.set_laid_out_token(m_gtd[tpage], m_digest[tpage]);
     }
   }
 

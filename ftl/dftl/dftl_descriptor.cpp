@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
+#include "ftl/core/memory_sizes.h"
 #include "ftl/core/page_store.h"
 #include "ftl/core/page_store_rules.h"
 #include "ftl/dftl/dftl.h"
@@ -20,8 +22,11 @@ SchemeDescriptor dftl_descriptor() {
   d.check = check_page_granular;
   d.spare_words = PageStore::spare_words;
   d.simulator_bytes = [](const config::PlatformConfig&, const Geometry& g) {
-    // The translation pages' content, pending relocations and the cache's index, per unit.
-    return g.logical_units * 3 * sizeof(SlotId);
+    // The translation pages' content, pending relocations and the cache's index, per unit; and
+    // per translation page the list of its changed entries (Dftl::m_changed, a handful each).
+    const uint64_t per_page = std::max<uint32_t>(1, g.unit_bytes / bytes_to_name(g.slots()));
+    const uint64_t tpages = (g.logical_units + per_page - 1) / per_page;
+    return g.logical_units * 3 * sizeof(SlotId) + tpages * sizeof(std::vector<Lun>);
   };
   d.create = [](const SchemeContext& c) { return std::make_unique<Dftl>(c); };
   // Every setting recovers (Dftl::recovered), so there is no recovery_problem. The scan's slot
