@@ -40,6 +40,10 @@ struct AgedPlanes {
   // (DFTL's translation pages), as valid_bits; empty when there are none. The device lays its
   // own such pages out in their copies (PageStore::lay_out_aged's AgedSchemePages).
   std::vector<uint64_t> scheme_page_bits;
+  // Which unit each slot of the miniature holds (by slot, as unit_state; kNone where none), for a
+  // layout that keeps units together (AgedUnitInterleave); empty unless the scheme asked for it
+  // (PageStore::describe_planes).
+  std::vector<Lun> slot_units;
 
   uint32_t words_per_block() const { return (units_per_block + 63) / 64; }
   bool valid(uint64_t block, uint32_t unit) const {

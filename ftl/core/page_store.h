@@ -21,6 +21,7 @@
 
 #include "config/platform_config.h"
 #include "ftl/core/aged_planes.h"
+#include "ftl/core/aged_unit_interleave.h"
 #include "ftl/core/block_manager.h"
 #include "ftl/core/content_token.h"
 #include "ftl/core/flash_backend.h"
@@ -169,18 +170,26 @@ class PageStore final : private EraseGuard {
   // --- sampled aging (page_store_aged.cpp, sampled_aging.h) ---
   // The planes as they are, `table` (unit -> slot, kNone = unmapped) naming the valid slots;
   // every mapped unit must be on flash (after a flush). Throws std::logic_error if one is not.
-  AgedPlanes describe_planes(const std::vector<SlotId>& table) const;
+  // `with_slot_units`: also which unit each valid slot holds (AgedPlanes::slot_units).
+  AgedPlanes describe_planes(const std::vector<SlotId>& table, bool with_slot_units = false) const;
   // Into a store that has written nothing: on each plane p, the blocks of `aged`'s plane
   // p mod aged.planes (so die d takes the planes of the miniature's die d mod its dies), in an
   // order `seed` draws per plane (programmed pages, erase counts, valid slots), and units
-  // 0 .. units-1 in the valid slots in the order of a seeded permutation (random_permutation.h),
-  // `table[lun]` the slot of each, the flash's spare words and tokens (`token(lun)`) written; a
-  // valid slot left over holds no unit. Free and full blocks then follow the flash, and each
+  // 0 .. units-1 in the valid slots, `table[lun]` the slot of each (unless `table` is null), the
+  // flash's spare words and tokens (`token(lun)`) written; a valid slot left over holds no unit.
+  // Which unit a valid slot takes: by default the next in the order of a seeded permutation
+  // (random_permutation.h); with `interleave`, the device's unit its copy of the miniature's
+  // unit there is (AgedUnitInterleave; the copy of plane p is p / aged.planes), so units that
+  // were neighbours in neighbouring slots still are (a slot whose unit is `units` or beyond holds
+  // none). Free and full blocks then follow the flash, and each
   // write stream goes on in the blocks its counterpart was writing (AgedPlanes::open_in_stream).
-  // Appends to `left` the units no valid slot took (the caller writes them). Returns false,
+  // Appends to `left` the units no valid slot took (the caller writes them), in ascending order
+  // with `interleave`. Returns false,
   // having done nothing, when the layout cannot be made: the store has written, `aged` is of
   // another geometry (blocks, pages, units, planes not dividing the store's), static placement,
-  // or the journal on. With sequence numbers each page gets the next, and the stream bits of the
+  // or the journal on; with `interleave`, when `aged` has no slot units or the copies are not
+  // the store's planes over the miniature's. With sequence numbers each page gets the next, and
+  // the stream bits of the
   // stream writing its block. `copied_from`, when given, is set to the miniature's block each
   // block copies, block by block (slot u of block b copies slot u of block copied_from[b]).
   // A scheme whose miniature kept pages of its own among the units (AgedPlanes::scheme_page_bits)
@@ -191,10 +200,18 @@ class PageStore final : private EraseGuard {
     // content token set in `token`.
     std::function<Lun(SlotId slot, Token& token)> place;
   };
+  struct AgedLayoutOptions {
+    std::vector<uint32_t>* copied_from = nullptr;
+    const AgedSchemePages* scheme_pages = nullptr;
+    const AgedUnitInterleave* interleave = nullptr;
+  };
   bool lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t seed, SlotId* table,
                     const std::function<Token(Lun)>& token, std::vector<Lun>& left,
-                    std::vector<uint32_t>* copied_from = nullptr,
-                    const AgedSchemePages* scheme_pages = nullptr);
+                    const AgedLayoutOptions& options);
+  bool lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t seed, SlotId* table,
+                    const std::function<Token(Lun)>& token, std::vector<Lun>& left) {
+    return lay_out_aged(aged, units, seed, table, token, left, AgedLayoutOptions{});
+  }
   // The content token of a slot lay_out_aged() filled, for a page whose content is known only
   // once every unit is laid out (DFTL's translation pages, sealed with a digest of what they say).
   void set_laid_out_token(SlotId slot, Token token) {

@@ -12,7 +12,8 @@
 
 namespace ssd::ftl {
 
-AgedPlanes PageStore::describe_planes(const std::vector<SlotId>& table) const {
+AgedPlanes PageStore::describe_planes(const std::vector<SlotId>& table,
+                                      bool with_slot_units) const {
   const Geometry& g = geometry();
   const FlashArray& flash = m_backend.flash();
   AgedPlanes aged;
@@ -42,21 +43,26 @@ AgedPlanes PageStore::describe_planes(const std::vector<SlotId>& table) const {
   for (uint32_t s = 0; s < m_gc_writers.size(); ++s) mark_open(m_gc_writers[s], StreamCodes::gc(s));
   mark_open(m_map_writer, StreamCodes::kMapWriter);
   const uint64_t slots_per_block = aged.units_per_block;
-  for (const SlotId slot : table) {
+  if (with_slot_units) aged.slot_units.assign(uint64_t{g.blocks()} * slots_per_block, kNone);
+  for (Lun lun = 0; lun < table.size(); ++lun) {
+    const SlotId slot = table[lun];
     if (slot == kNone) continue;
     if (buffered(slot) || !flash.is_programmed(g.page_of_slot(slot))) {
       throw std::logic_error("sampled aging: slot " + std::to_string(slot) +
                              " is mapped but not on flash (describe the planes after a flush)");
     }
     aged.set_valid(slot / slots_per_block, static_cast<uint32_t>(slot % slots_per_block));
+    if (with_slot_units) aged.slot_units[slot] = lun;
   }
   return aged;
 }
 
 bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t seed, SlotId* table,
                              const std::function<Token(Lun)>& token, std::vector<Lun>& left,
-                             std::vector<uint32_t>* copied_from,
-                             const AgedSchemePages* scheme_pages) {
+                             const AgedLayoutOptions& options) {
+  std::vector<uint32_t>* copied_from = options.copied_from;
+  const AgedSchemePages* scheme_pages = options.scheme_pages;
+  const AgedUnitInterleave* interleave = options.interleave;
   const Geometry& g = geometry();
   FlashArray& flash = m_backend.flash();
   const uint32_t upp = g.units_per_page;
@@ -76,6 +82,11 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
        aged.unit_state.size() != aged.programmed_pages.size() * uint64_t{units_per_block})) {
     return false;
   }
+  if (interleave != nullptr &&
+      (aged.slot_units.size() != aged.programmed_pages.size() * uint64_t{units_per_block} ||
+       interleave->copies != g.planes() / aged.planes || interleave->chunk_units == 0)) {
+    return false;
+  }
   const bool has_scheme_pages = !aged.scheme_page_bits.empty();
   if (has_scheme_pages &&
       (scheme_pages == nullptr || aged.scheme_page_bits.size() != aged.valid_bits.size())) {
@@ -84,9 +95,23 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
   // The units in their valid slots, plane by plane, each plane's blocks in a shuffled order: a
   // seeded permutation gives the k-th valid slot its unit. Each unit's table entry is a store to
   // a random place in a table of hundreds of MB: they are made in groups (grouped_stores.h).
-  RandomPermutation order(units, seed);
+  // With an interleave, the unit a slot takes is its copy of the miniature's (a bit per unit
+  // says which took a slot) and the permutation is not used.
+  RandomPermutation order(interleave != nullptr ? 0 : units, seed);
   const auto next_unit = [&] { return static_cast<Lun>(order.next()); };
-  GroupedStores<SlotId> table_stores(table, units);
+  std::vector<uint64_t> taken(interleave != nullptr ? (units + 63) / 64 : 0, 0);
+  // Copy 0's unit in each of the miniature's slots (every copy's is a multiple of a chunk
+  // further), worked out once for the copies to share.
+  std::vector<uint64_t> first_copy_unit;
+  if (interleave != nullptr) {
+    first_copy_unit.resize(aged.slot_units.size());
+    for (uint64_t slot = 0; slot < aged.slot_units.size(); ++slot) {
+      first_copy_unit[slot] =
+          aged.slot_units[slot] == kNone ? units : interleave->in_first_copy(aged.slot_units[slot]);
+    }
+  }
+  GroupedStores<SlotId> table_stores(table, table != nullptr ? units : 0,
+                                     table != nullptr ? uint64_t{1} << 20 : 0);
   Random shuffle(seed ^ 0x5a6d706c6564ull);  // "Sampled": its own stream beside the order's
   uint64_t placed = 0;
   uint64_t scheme_pages_placed = 0;
@@ -97,6 +122,8 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
   if (copied_from != nullptr) copied_from->assign(g.blocks(), 0);
   for (uint32_t plane = 0; plane < g.planes(); ++plane) {
     const uint64_t template_first = uint64_t{plane % aged.planes} * aged.blocks_per_plane;
+    const uint64_t copy_offset =
+        interleave != nullptr ? uint64_t{plane / aged.planes} * interleave->chunk_units : 0;
     std::iota(from.begin(), from.end(), 0u);
     for (uint32_t i = g.blocks_per_plane; i > 1; --i) {  // Fisher-Yates
       std::swap(from[i - 1], from[shuffle.below(i)]);
@@ -126,12 +153,20 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
           ++scheme_pages_placed;
           continue;
         }
-        if (placed == units) continue;
-        const Lun lun = next_unit();
+        Lun lun;
+        if (interleave != nullptr) {
+          const uint64_t unit = first_copy_unit[source * units_per_block + u] + copy_offset;
+          if (unit >= units) continue;
+          lun = static_cast<Lun>(unit);
+          taken[lun / 64] |= uint64_t{1} << (lun % 64);
+        } else {
+          if (placed == units) continue;
+          lun = next_unit();
+        }
         ++placed;
         spare[uint64_t{u / upp} * words + u % upp] = lun;
         if (tokens != nullptr) tokens[u] = token(lun);
-        table_stores.store(lun, first_slot + u);
+        if (table != nullptr) table_stores.store(lun, first_slot + u);
         ++valid_in[block];
       }
       // Sequence numbers, when the device may lose power: each unit has one copy, so any order
@@ -145,7 +180,13 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
     }
   }
   table_stores.flush();
-  for (; placed < units; ++placed) left.push_back(next_unit());
+  if (interleave != nullptr) {
+    for (Lun lun = 0; lun < units; ++lun) {
+      if ((taken[lun / 64] >> (lun % 64) & 1u) == 0) left.push_back(lun);
+    }
+  } else {
+    for (; placed < units; ++placed) left.push_back(next_unit());
+  }
   m_backend.count_written_in_bulk(OpClass::kHostWrite, units - left.size());
   m_backend.count_written_in_bulk(OpClass::kMapping, scheme_pages_placed);
   // Free and full blocks from the flash; each stream takes back the blocks its counterpart in

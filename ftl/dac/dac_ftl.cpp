@@ -199,7 +199,7 @@ bool DacFtl::lay_out_aged(const AgedLayout& layout) {
   std::vector<Lun> left;
   std::vector<uint32_t> copied_from;
   if (!m_store.lay_out_aged(aged, fill.units, layout.seed, m_l2p.data(), token, left,
-                            &copied_from)) {
+                            {&copied_from})) {
     return false;
   }
   // Each laid-out unit's region and stamp from the slot it copies, the units in order: the

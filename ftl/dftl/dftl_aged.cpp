@@ -77,7 +77,7 @@ bool Dftl::lay_out_aged(const AgedLayout& layout) {
   std::vector<Lun> left;
   std::vector<uint32_t> copied_from;
   if (!m_store.lay_out_aged(aged, fill.units, layout.seed, m_flash_entries.data(), token, left,
-                            &copied_from, &translation_pages)) {
+                            {&copied_from, &translation_pages})) {
     return false;
   }
 

@@ -114,7 +114,7 @@ void ExtentFtl::write(const HostCommand& command) {
 bool ExtentFtl::fill_sequential(const SequentialFill& fill) {
   const uint32_t upp = m_geometry.units_per_page;
   const uint32_t planes = m_geometry.planes();
-  const uint32_t chunk = m_chunk_units == 0 ? fill.chunk_units : m_chunk_units;
+  const uint32_t chunk = chunk_for(fill.chunk_units);
   if (m_placement == PlacementPolicy::kStatic || chunk % upp != 0 ||
       fill.chunk_units % chunk != 0) {
     return false;

@@ -63,6 +63,12 @@ class ExtentFtl final : public MappingScheme, private MappingOwner {
   // fill's commands (place() would cut them otherwise).
   bool fill_sequential(const SequentialFill& fill) override;
   void trim(const HostCommand& command) override;
+  // Sampled aging (extent_aged.cpp): the miniature describes its planes with the unit each valid
+  // slot holds; the device lays its copies out keeping the miniature's units together
+  // (AgedUnitInterleave, chunks of the fill's chunk) and maps every run of units in consecutive
+  // slots as one extent, split where a chunk or a block ends.
+  bool describe_aged_planes(AgedPlanes& planes) const override;
+  bool lay_out_aged(const AgedLayout& layout) override;
   // Programs the pages still being assembled. The extent map stays volatile, like page
   // mapping's table: it can be rebuilt from the spare areas, which name every unit.
   void flush(const HostCommand& command) override;
@@ -95,6 +101,10 @@ class ExtentFtl final : public MappingScheme, private MappingOwner {
   void prepare_partial_units(const HostCommand& command);
   // Places the write's units chunk by chunk and records the runs of consecutive slots.
   void place(const HostCommand& command);
+  // Units per chunk when the fill's commands have `fill_chunk_units` units.
+  uint32_t chunk_for(uint32_t fill_chunk_units) const {
+    return m_chunk_units == 0 ? fill_chunk_units : m_chunk_units;
+  }
   // The plane the next chunk of `units`, number `chunk_number` (static placement's key), goes to
   // (ftl.placement, plane_placement.h).
   uint32_t next_plane(uint32_t chunk_number, uint32_t units);

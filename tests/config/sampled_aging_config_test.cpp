@@ -43,6 +43,22 @@ TEST(SampledAgingConfig, DftlTakesIt) {
             "sampled");
 }
 
+TEST(SampledAgingConfig, TheExtentSchemesTakeIt) {
+  for (const char* scheme : {"ftl.scheme=\"vet\"", "ftl.scheme=\"emt\""}) {
+    EXPECT_EQ(load_config("", "", sampled_with({scheme})).scenario.precondition.aging, "sampled")
+        << scheme;
+  }
+}
+
+TEST(SampledAgingConfig, VetOnTheAcceleratorIsRefused) {
+  EXPECT_THAT(error_of([] {
+                load_config(
+                    "", "",
+                    sampled_with({"ftl.scheme=\"vet\"", "ftl.vet.hash_backend=\"accelerator\""}));
+              }),
+              HasSubstr("ftl.vet.hash_backend"));
+}
+
 TEST(SampledAgingConfig, AnUnknownMethodNamesTheKey) {
   EXPECT_THAT(error_of([] { load_config("", "", {"precondition.aging=\"guessed\""}); }),
               HasSubstr("precondition.aging"));
@@ -53,7 +69,7 @@ TEST(SampledAgingConfig, ASchemeWithoutItIsRefused) {
       error_of([] { load_config("", "", sampled_with({"ftl.scheme=\"block\""})); });
   EXPECT_THAT(message, HasSubstr("precondition.aging"));
   EXPECT_THAT(message, HasSubstr("block scheme cannot be aged by sampling"));
-  EXPECT_THAT(message, HasSubstr("schemes that can: page, dftl, dac"));
+  EXPECT_THAT(message, HasSubstr("schemes that can: page, dftl, vet, emt, dac"));
 }
 
 TEST(SampledAgingConfig, WithoutOverwritesAnySchemeRuns) {

@@ -2,7 +2,10 @@
 // runs constantly, big enough to have several channels, dies and planes.
 #pragma once
 
+#include <cstdint>
+
 #include "config/platform_config.h"
+#include "config/scenario_config.h"
 
 namespace ssd::testing {
 
@@ -31,6 +34,19 @@ inline config::PlatformConfig with_aging_room(config::PlatformConfig p) {
   p.nand.pages_per_block = 32;
   p.ftl.over_provisioning = 0.1;
   return p;
+}
+
+// The preconditioning the sampled-aging tests compare: every unit written, then half the capacity
+// overwritten at random, by `aging` ("sampled": a miniature of `sample_dies` dies; "simulated").
+inline config::PreconditionConfig half_overwritten(const char* aging = "sampled", uint64_t seed = 7,
+                                                   uint32_t sample_dies = 1) {
+  config::PreconditionConfig pre;
+  pre.fill_ratio = 1.0;
+  pre.overwrite_ratio = 0.5;
+  pre.seed = seed;
+  pre.aging = aging;
+  pre.sample_dies = sample_dies;
+  return pre;
 }
 
 }  // namespace ssd::testing

@@ -23,6 +23,8 @@ SchemeDescriptor emt_descriptor() {
   d.recover = [](const SchemeContext& c) { return ExtentFtl::recovered(c, "emt"); };
   d.recovery_spare_words = PageStore::recovery_spare_words;
   // No recovery_problem: every EMT setting recovers.
+  // Sampled aging: the miniature's runs become extents on every copy (ExtentFtl::lay_out_aged).
+  d.ages_by_sampling = true;
   return d;
 }
 

@@ -39,6 +39,19 @@ SchemeDescriptor vet_descriptor() {
     }
     return std::nullopt;
   };
+  // Sampled aging: the miniature's runs become extents on every copy (ExtentFtl::lay_out_aged).
+  d.ages_by_sampling = true;
+  d.sampled_aging_problem =
+      [](const config::PlatformConfig& p) -> std::optional<config::KeyProblem> {
+    // The layout loads the table in bulk in software; the accelerator's table is its own memory,
+    // which nothing loads but its timed commands.
+    if (p.ftl.settings.get<VetSettings>().hash_backend == "accelerator") {
+      return config::KeyProblem{"ftl.vet.hash_backend",
+                                "sampled aging with the node table on the hash-lookup "
+                                "accelerator is not built; use simulated aging or software"};
+    }
+    return std::nullopt;
+  };
   return d;
 }
 

@@ -21,15 +21,7 @@
 namespace ssd::ftl {
 namespace {
 
-config::PreconditionConfig sampled(uint64_t seed = 7, uint32_t dies = 1) {
-  config::PreconditionConfig pre;
-  pre.fill_ratio = 1.0;
-  pre.overwrite_ratio = 0.5;
-  pre.seed = seed;
-  pre.aging = "sampled";
-  pre.sample_dies = dies;
-  return pre;
-}
+using testing::half_overwritten;
 
 // One plane's blocks as a sorted list of (programmed pages, erase count, valid units, stream).
 using BlockKey = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>;
@@ -79,10 +71,10 @@ TEST(SampledAging, EveryDieTakesTheMiniaturesBlocksAndStreams) {
   // 4 dies of 2 planes; the miniature of one die holds a quarter of the units exactly (6144 =
   // 4 x 1536), so every plane's valid slots are the miniature plane's.
   const config::PlatformConfig platform = testing::tiny_platform();
-  const AgedPlanes miniature = age_miniature(platform, sampled());
+  const AgedPlanes miniature = age_miniature(platform, half_overwritten());
   ASSERT_EQ(miniature.planes, platform.nand.planes_per_die);
   FtlDevice device(platform, FtlDeviceOptions{});
-  const PreconditionResult result = precondition(device, sampled());
+  const PreconditionResult result = precondition(device, half_overwritten());
   EXPECT_TRUE(result.aged_by_sampling);
   const AgedPlanes aged = planes_of(device);
   ASSERT_EQ(aged.planes, device.geometry().planes());
@@ -99,7 +91,7 @@ TEST(SampledAging, EveryUnitReadsBackAndTheDeviceGoesOn) {
   for (const uint32_t unit_bytes : {0u, 2048u}) {  // one and two units per page
     const config::PlatformConfig platform = testing::tiny_platform(unit_bytes);
     FtlDevice device(platform, FtlDeviceOptions{});
-    precondition(device, sampled(7, 2));
+    precondition(device, half_overwritten("sampled", 7, 2));
     EXPECT_EQ(read_everything(device), 0u) << unit_bytes;
     EXPECT_GT(device.oracle()->checked_reads(), 0u);
     waf_of_overwrites(device, 20000, 3);  // GC runs over the laid-out blocks
@@ -112,9 +104,9 @@ TEST(SampledAging, TheSeedDecidesTheState) {
   FtlDevice a(platform, FtlDeviceOptions{});
   FtlDevice b(platform, FtlDeviceOptions{});
   FtlDevice c(platform, FtlDeviceOptions{});
-  precondition(a, sampled(7));
-  precondition(b, sampled(7));
-  precondition(c, sampled(8));
+  precondition(a, half_overwritten("sampled", 7));
+  precondition(b, half_overwritten("sampled", 7));
+  precondition(c, half_overwritten("sampled", 8));
   const auto spare_words = [](FtlDevice& device) {
     std::vector<uint32_t> words;
     const FlashArray& flash = device.flash();
@@ -143,8 +135,8 @@ TEST(SampledAging, AgesAsSimulatedAgingDoes) {
   FtlDevice by_sampling(platform, options);
   FtlDevice by_simulation(platform, options);
   FtlDevice filled(platform, options);
-  precondition(by_sampling, sampled());
-  config::PreconditionConfig simulated = sampled();
+  precondition(by_sampling, half_overwritten());
+  config::PreconditionConfig simulated = half_overwritten();
   simulated.aging = "simulated";
   precondition(by_simulation, simulated);
   config::PreconditionConfig fill_only = simulated;
@@ -160,7 +152,7 @@ TEST(SampledAging, AgesAsSimulatedAgingDoes) {
 
 TEST(SampledAging, OnlyOnADeviceThatHasServedNothing) {
   const config::PlatformConfig platform = testing::tiny_platform();
-  const AgedPlanes miniature = age_miniature(platform, sampled());
+  const AgedPlanes miniature = age_miniature(platform, half_overwritten());
   FtlDevice device(platform, FtlDeviceOptions{});
   HostCommand write;
   write.kind = CommandKind::kWrite;
@@ -175,7 +167,7 @@ TEST(SampledAging, OnlyOnADeviceThatHasServedNothing) {
 TEST(SampledAging, ADeviceThatMayLosePowerRecoversFromTheLayout) {
   const config::PlatformConfig platform = testing::tiny_platform();
   FtlDevice device(platform, testing::power_options());
-  ASSERT_TRUE(precondition(device, sampled()).aged_by_sampling);
+  ASSERT_TRUE(precondition(device, half_overwritten()).aged_by_sampling);
   const Geometry& g = device.geometry();
   const auto store = [&]() -> const PageStore& {
     return dynamic_cast<const PageMapping&>(device.scheme()).store();
@@ -203,7 +195,7 @@ TEST(SampledAging, ADeviceThatMayLosePowerRecoversFromTheLayout) {
 
 TEST(SampledAging, AMiniatureOfAnotherGeometryIsRefused) {
   config::PlatformConfig platform = testing::tiny_platform();
-  const AgedPlanes miniature = age_miniature(platform, sampled());
+  const AgedPlanes miniature = age_miniature(platform, half_overwritten());
   platform.nand.blocks_per_plane = 32;
   FtlDevice device(platform, FtlDeviceOptions{});
   EXPECT_FALSE(device.lay_out_aged(miniature, device.geometry().logical_units, 256, 7));

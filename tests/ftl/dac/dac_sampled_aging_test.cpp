@@ -15,30 +15,22 @@
 #include "tests/ftl/dac/dac_checks.h"
 #include "tests/ftl/power/power_cut_rig.h"
 #include "tests/ftl/scheme_workloads.h"
+#include "tests/ftl/tiny_platform.h"
 
 namespace ssd::ftl {
 namespace {
 
 using testing::dac;
 using testing::dac_platform;
-
-config::PreconditionConfig sampled(const char* aging = "sampled") {
-  config::PreconditionConfig pre;
-  pre.fill_ratio = 1.0;
-  pre.overwrite_ratio = 0.5;
-  pre.seed = 7;
-  pre.aging = aging;
-  pre.sample_dies = 1;
-  return pre;
-}
+using testing::half_overwritten;
 
 TEST(DacSampledAging, EachUnitTakesTheRegionAndScaledAgeOfItsSlot) {
   // 4 dies; the one-die miniature holds a quarter of the units exactly (6144 = 4 x 1536), so
   // every valid slot of the device copies one of the miniature's and no unit is left over.
   const config::PlatformConfig platform = dac_platform(4);
-  const AgedPlanes miniature = age_miniature(platform, sampled());
+  const AgedPlanes miniature = age_miniature(platform, half_overwritten());
   FtlDevice device(platform, FtlDeviceOptions{});
-  ASSERT_TRUE(precondition(device, sampled()).aged_by_sampling);
+  ASSERT_TRUE(precondition(device, half_overwritten()).aged_by_sampling);
   ASSERT_NO_FATAL_FAILURE(testing::expect_dac_invariants(device));
   const Geometry& g = device.geometry();
   const double scale = double(g.logical_units) / double(miniature.logical_units);
@@ -85,7 +77,7 @@ TEST(DacSampledAging, AnExplicitYoungThresholdIsScaledToTheMiniature) {
 
 TEST(DacSampledAging, ACutRightAfterTheLayoutFindsEveryUnit) {
   FtlDevice device(dac_platform(4), testing::power_options());
-  ASSERT_TRUE(precondition(device, sampled()).aged_by_sampling);
+  ASSERT_TRUE(precondition(device, half_overwritten()).aged_by_sampling);
   ASSERT_NO_FATAL_FAILURE(testing::expect_cuts_after_layout_lose_nothing(device, 10));
 }
 
@@ -107,7 +99,7 @@ TEST(DacSampledAging, AgesAsSimulatedAgingDoes) {
     After mean;
     for (const uint64_t seed : {7, 8, 9, 10}) {
       FtlDevice device(platform, options);
-      config::PreconditionConfig pre = sampled(aging);
+      config::PreconditionConfig pre = half_overwritten(aging);
       pre.seed = seed;
       precondition(device, pre);
       const FtlStats before = device.stats();

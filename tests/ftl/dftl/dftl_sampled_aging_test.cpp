@@ -14,22 +14,14 @@
 #include "tests/ftl/dftl/dftl_checks.h"
 #include "tests/ftl/power/power_cut_rig.h"
 #include "tests/ftl/scheme_workloads.h"
+#include "tests/ftl/tiny_platform.h"
 
 namespace ssd::ftl {
 namespace {
 
 using testing::dftl;
 using testing::dftl_platform;
-
-config::PreconditionConfig sampled(const char* aging = "sampled", uint64_t seed = 7) {
-  config::PreconditionConfig pre;
-  pre.fill_ratio = 1.0;
-  pre.overwrite_ratio = 0.5;
-  pre.seed = seed;
-  pre.aging = aging;
-  pre.sample_dies = 1;
-  return pre;
-}
+using testing::half_overwritten;
 
 // AgedPlanes::unit_state of a slot whose unit the miniature's CMT held (dftl_aged.cpp).
 constexpr uint64_t kCached = uint64_t{1} << 32;
@@ -40,9 +32,9 @@ TEST(DftlSampledAging, TranslationPagesTakeTheCopiesOfTheMiniaturesSlots) {
   // translation page holds 2048 entries (2-byte slot numbers in a 4 KiB unit): the miniature has
   // one, the device three, so three of its four copies take one each and one holds nothing.
   const config::PlatformConfig platform = dftl_platform(0, 64);
-  const AgedPlanes miniature = age_miniature(platform, sampled());
+  const AgedPlanes miniature = age_miniature(platform, half_overwritten());
   FtlDevice device(platform, FtlDeviceOptions{});
-  ASSERT_TRUE(precondition(device, sampled()).aged_by_sampling);
+  ASSERT_TRUE(precondition(device, half_overwritten()).aged_by_sampling);
   ASSERT_NO_FATAL_FAILURE(testing::expect_dftl_invariants(device));
 
   std::vector<uint32_t> miniature_offsets;
@@ -76,7 +68,7 @@ TEST(DftlSampledAging, TranslationPagesTakeTheCopiesOfTheMiniaturesSlots) {
 
 TEST(DftlSampledAging, TheCacheTakesTheCopiesOfTheMiniaturesEntriesInItsOrder) {
   const config::PlatformConfig platform = dftl_platform(0, 64);
-  const AgedPlanes miniature = age_miniature(platform, sampled());
+  const AgedPlanes miniature = age_miniature(platform, half_overwritten());
   // The miniature's CMT, least recent first: whether each entry was dirty.
   std::vector<int> dirty_by_rank(16, -1);
   for (const uint64_t state : miniature.unit_state) {
@@ -89,7 +81,7 @@ TEST(DftlSampledAging, TheCacheTakesTheCopiesOfTheMiniaturesEntriesInItsOrder) {
     ASSERT_NE(dirty, -1) << "the miniature's cache was not full";
 
   FtlDevice device(platform, FtlDeviceOptions{});
-  ASSERT_TRUE(precondition(device, sampled()).aged_by_sampling);
+  ASSERT_TRUE(precondition(device, half_overwritten()).aged_by_sampling);
   const CachedMappingTable& cache = dftl(device).cache();
   const std::vector<Lun> order = cache.least_recent_first();
   ASSERT_EQ(order.size(), 64u);  // four copies of each of the miniature's 16 entries
@@ -118,7 +110,7 @@ TEST(DftlSampledAging, TheMiniaturesCacheIsTheDevicesShare) {
 
 TEST(DftlSampledAging, ACutRightAfterTheLayoutFindsEveryUnit) {
   FtlDevice device(dftl_platform(0, 64), testing::power_options());
-  ASSERT_TRUE(precondition(device, sampled()).aged_by_sampling);
+  ASSERT_TRUE(precondition(device, half_overwritten()).aged_by_sampling);
   ASSERT_NO_FATAL_FAILURE(testing::expect_dftl_invariants(device));
   ASSERT_NO_FATAL_FAILURE(testing::expect_cuts_after_layout_lose_nothing(device, 10));
 }
@@ -144,7 +136,7 @@ TEST(DftlSampledAging, AgesAsSimulatedAgingDoes) {
     After mean;
     for (const uint64_t seed : {7, 8, 9, 10}) {
       FtlDevice device(platform, options);
-      precondition(device, sampled(aging, seed));
+      precondition(device, half_overwritten(aging, seed));
       const FtlStats before = device.stats();
       const uint64_t translation_before = dftl(device).translation_writes();
       testing::write_random_units(device, kWrites, 5);
