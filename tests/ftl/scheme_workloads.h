@@ -9,7 +9,9 @@
 #include <functional>
 
 #include "ftl/core/ftl_device.h"
+#include "ftl/core/preconditioner.h"
 #include "ftl/core/random.h"
+#include "tests/ftl/tiny_platform.h"
 
 namespace ssd::testing {
 
@@ -38,6 +40,21 @@ inline uint64_t write_random_units(ftl::FtlDevice& device, uint64_t writes, uint
                           random.below(g.logical_units) * g.sectors_per_unit, g.sectors_per_unit);
   }
   return mismatches;
+}
+
+// The sampled-aging tests' comparison: one aged state differs from another, so each is measured
+// on four, a device of `platform` (oracle off) aged by `aging` (half_overwritten) with seeds 7 to
+// 10, each handed to `measure` in turn (which runs the writes it compares and adds its share to
+// the means).
+template <class Measure>
+void on_aged_seeds(const config::PlatformConfig& platform, const char* aging, Measure measure) {
+  ftl::FtlDeviceOptions options;
+  options.oracle = false;
+  for (const uint64_t seed : {7, 8, 9, 10}) {
+    ftl::FtlDevice device(platform, options);
+    ftl::precondition(device, half_overwritten(aging, seed));
+    measure(device);
+  }
 }
 
 // Random commands of 1 to 4 units' worth of sectors at any sector: 50 % writes, 35 % reads,

@@ -88,8 +88,6 @@ TEST(DacSampledAging, ACutRightAfterTheLayoutFindsEveryUnit) {
 TEST(DacSampledAging, AgesAsSimulatedAgingDoes) {
   constexpr uint64_t kWrites = 10000;
   const config::PlatformConfig platform = testing::with_aging_room(dac_platform(4));
-  FtlDeviceOptions options;
-  options.oracle = false;
   struct After {
     double waf = 0;
     double promotions = 0;
@@ -97,18 +95,14 @@ TEST(DacSampledAging, AgesAsSimulatedAgingDoes) {
   // The next writes' means over the aged states of four seeds.
   const auto after_aging = [&](const char* aging) {
     After mean;
-    for (const uint64_t seed : {7, 8, 9, 10}) {
-      FtlDevice device(platform, options);
-      config::PreconditionConfig pre = half_overwritten(aging);
-      pre.seed = seed;
-      precondition(device, pre);
+    testing::on_aged_seeds(platform, aging, [&](FtlDevice& device) {
       const FtlStats before = device.stats();
       const uint64_t promotions_before = dac(device).promotions();
       testing::write_random_units(device, kWrites, 5);
       const double moved = double(device.stats().gc_units_copied - before.gc_units_copied);
       mean.waf += (1.0 + moved / double(kWrites)) / 4;
       mean.promotions += double(dac(device).promotions() - promotions_before) / 4;
-    }
+    });
     return mean;
   };
   const After sampled_mean = after_aging("sampled");

@@ -126,24 +126,20 @@ TEST(DftlSampledAging, ACutRightAfterTheLayoutFindsEveryUnit) {
 TEST(DftlSampledAging, AgesAsSimulatedAgingDoes) {
   constexpr uint64_t kWrites = 20000;
   const config::PlatformConfig platform = testing::with_aging_room(dftl_platform(0, 256));
-  FtlDeviceOptions options;
-  options.oracle = false;
   struct After {
     double gc = 0;           // GC copies per host write
     double translation = 0;  // translation-page writes per host write
   };
   const auto after_aging = [&](const char* aging) {
     After mean;
-    for (const uint64_t seed : {7, 8, 9, 10}) {
-      FtlDevice device(platform, options);
-      precondition(device, half_overwritten(aging, seed));
+    testing::on_aged_seeds(platform, aging, [&](FtlDevice& device) {
       const FtlStats before = device.stats();
       const uint64_t translation_before = dftl(device).translation_writes();
       testing::write_random_units(device, kWrites, 5);
       mean.gc += double(device.stats().gc_units_copied - before.gc_units_copied) / kWrites / 4;
       mean.translation +=
           double(dftl(device).translation_writes() - translation_before) / kWrites / 4;
-    }
+    });
     return mean;
   };
   const After by_sampling = after_aging("sampled");

@@ -146,22 +146,18 @@ TEST_P(ExtentSampledAging, APartialFillLaysOutTheFilledUnitsOnly) {
 TEST_P(ExtentSampledAging, AgesAsSimulatedAgingDoes) {
   constexpr uint64_t kWrites = 20000;
   const config::PlatformConfig platform = aging_platform(GetParam());
-  FtlDeviceOptions options;
-  options.oracle = false;
   struct After {
     double pieces = 0;  // the map's pieces after aging
     double gc = 0;      // GC copies per host write after it
   };
   const auto after_aging = [&](const char* aging) {
     After mean;
-    for (const uint64_t seed : {7, 8, 9, 10}) {
-      FtlDevice device(platform, options);
-      precondition(device, half_overwritten(aging, seed));
+    testing::on_aged_seeds(platform, aging, [&](FtlDevice& device) {
       mean.pieces += double(pieces(device)) / 4;
       const FtlStats before = device.stats();
       testing::write_random_units(device, kWrites, 5);
       mean.gc += double(device.stats().gc_units_copied - before.gc_units_copied) / kWrites / 4;
-    }
+    });
     return mean;
   };
   const After by_sampling = after_aging("sampled");
