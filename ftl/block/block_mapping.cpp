@@ -27,6 +27,12 @@ uint32_t BlockMapping::blocks_held() const {
   return held;
 }
 
+void BlockMapping::describe_roles(std::vector<AgedRole>& roles) const {
+  for (uint32_t lbn = 0; lbn < m_map.size(); ++lbn) {
+    if (m_map[lbn] != kNone) roles[m_map[lbn]] = {lbn, 0};
+  }
+}
+
 void BlockMapping::write_units(uint32_t lbn, uint32_t first, const Token* tokens, uint32_t count,
                                uint32_t after) {
   const uint32_t plane = home_plane(lbn);

@@ -37,6 +37,12 @@ class BlockMapping final : public BlockScheme {
   // A sequential fill in bulk: the block is the logical block's, written in place.
   bool fills_in_bulk() const override { return true; }
   void map_filled_block(uint32_t lbn, BlockId block) override { m_map[lbn] = block; }
+  // Sampled aging: one role, the logical block's block.
+  bool ages_by_sampling() const override { return true; }
+  void describe_roles(std::vector<AgedRole>& roles) const override;
+  void adopt_aged_block(uint32_t lbn, uint32_t /*role*/, BlockId block) override {
+    m_map[lbn] = block;
+  }
 
   void rebuild();
   // The merge a cut interrupted, done again from the logical block's blocks, newest first.

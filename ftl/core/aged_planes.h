@@ -44,6 +44,14 @@ struct AgedPlanes {
   // layout that keeps units together (AgedUnitInterleave); empty unless the scheme asked for it
   // (PageStore::describe_planes).
   std::vector<Lun> slot_units;
+  // For the block-granular schemes (ftl/hybrid/block_aged.cpp), whose pages name their unit
+  // whether current or stale: slot_units holds every programmed page's unit (kNone for a page
+  // left erased), valid_bits the pages holding a unit's newest copy, and these say, per block,
+  // which logical block holds it (kNone: none, or no one logical block, as FAST's random-write
+  // log blocks) and in what role, in the scheme's own code (kNone: the block is free). Empty for
+  // the other schemes.
+  std::vector<uint32_t> block_lbns;
+  std::vector<uint32_t> block_roles;
 
   uint32_t words_per_block() const { return (units_per_block + 63) / 64; }
   bool valid(uint64_t block, uint32_t unit) const {

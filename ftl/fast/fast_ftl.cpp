@@ -40,6 +40,31 @@ uint32_t FastFtl::blocks_held() const {
   return held;
 }
 
+void FastFtl::describe_roles(std::vector<AgedRole>& roles) const {
+  for (uint32_t lbn = 0; lbn < m_data.size(); ++lbn) {
+    if (m_data[lbn] != kNone) roles[m_data[lbn]] = {lbn, kDataRole};
+  }
+  if (m_sw_block != kNone) roles[m_sw_block] = {m_sw_lbn, kSequentialLogRole};
+  for (uint32_t i = 0; i < m_rw.size(); ++i) roles[m_rw[i]] = {kNone, kRandomLogRole + i};
+}
+
+void FastFtl::adopt_aged_block(uint32_t lbn, uint32_t role, BlockId block) {
+  if (role == kDataRole) {
+    m_data[lbn] = block;
+  } else if (role == kSequentialLogRole) {
+    m_sw_block = block;
+    m_sw_lbn = lbn;
+  } else {
+    m_rw.push_back(block);
+    // Every copy's RW blocks fit the device's budget, which counts its blocks as the
+    // miniature's counts its own; the check guards the layout, not the input.
+    if (m_rw.size() + 1 > m_log_blocks) {
+      throw std::logic_error("sampled aging: more RW log blocks than FAST's budget of " +
+                             std::to_string(m_log_blocks));
+    }
+  }
+}
+
 PageId FastFtl::peek(Lun lun) const {
   if (m_log_page[lun] != kNone) return m_log_page[lun];
   const BlockId block = m_data[lbn_of(lun)];

@@ -53,6 +53,8 @@ class FastFtl final : public BlockScheme {
   uint32_t sequential_lbn() const { return m_sw_lbn; }
   uint32_t random_logs() const { return static_cast<uint32_t>(m_rw.size()); }
   const std::deque<BlockId>& random_log_blocks() const { return m_rw; }  // oldest first
+  // Sampled aging's roles (describe_roles): a RW log block's is kRandomLogRole + its place.
+  enum AgedRoles : uint32_t { kDataRole = 0, kSequentialLogRole = 1, kRandomLogRole = 2 };
 
  private:
   PageId locate(Lun lun, OpClass /*op_class*/, uint32_t& /*after*/) override;
@@ -62,6 +64,16 @@ class FastFtl final : public BlockScheme {
   // A sequential fill in bulk: the block is the data block, written in place.
   bool fills_in_bulk() const override { return true; }
   void map_filled_block(uint32_t lbn, BlockId block) override { m_data[lbn] = block; }
+  // Sampled aging: data blocks, the SW log block (one per device) and the RW log blocks, whose
+  // role is kRandomLogRole + their place in the list, oldest first, so that the device lists
+  // every copy's oldest before any copy's second. The log pages holding newest copies are mapped.
+  bool ages_by_sampling() const override { return true; }
+  void describe_roles(std::vector<AgedRole>& roles) const override;
+  bool role_once_per_device(uint32_t role) const override { return role == kSequentialLogRole; }
+  void adopt_aged_block(uint32_t lbn, uint32_t role, BlockId block) override;
+  void adopt_newest(Lun lun, PageId page, uint32_t role) override {
+    if (role != kDataRole) m_log_page[lun] = page;
+  }
   void append_sequential(uint32_t lbn, uint32_t offset, Token token, uint32_t after);
   void append_random(Lun lun, Token token, uint32_t after);
   void program_log(BlockId block, Lun lun, Token token, uint32_t after);

@@ -36,6 +36,14 @@ class BlockScheme : public MappingScheme {
   // path for a last, partial logical block. Only while no plane could come near its reserve (no
   // merge or fold could run on the way); false, having done nothing, otherwise.
   bool fill_sequential(const SequentialFill& fill) override;
+  // Sampled aging (block_aged.cpp, sampled_aging.h). The miniature describes its pages, the
+  // units they name and which are newest, and every block it holds by logical block and role
+  // (describe_roles). The device lays each copy's blocks out on its own dies, shuffled within the
+  // plane, with the units renumbered to the logical blocks homed there; a logical block that has
+  // no place on the device (or holds a role the device has once: role_once_per_device) is written
+  // afresh by the fill's commands instead. Not when pages carry sequence numbers (power cuts).
+  bool describe_aged_planes(AgedPlanes& planes) const override;
+  bool lay_out_aged(const AgedLayout& layout) override;
 
   const FtlStats& stats() const override { return m_stats; }
   static uint32_t spare_words(const Geometry& /*geometry*/) { return BlockFlash::kSpareWords; }
@@ -69,6 +77,26 @@ class BlockScheme : public MappingScheme {
   // write_units() makes the block a first write to `lbn` programs in place.
   virtual bool fills_in_bulk() const { return false; }
   virtual void map_filled_block(uint32_t /*lbn*/, BlockId /*block*/) {}
+
+  // Sampled aging's roles. A block the scheme holds: the logical block it belongs to (kNone: no
+  // one logical block, as FAST's random-write log blocks) and its role, in the scheme's code.
+  struct AgedRole {
+    uint32_t lbn = kNone;
+    uint32_t role = kNone;
+  };
+  // Whether the scheme can be aged by sampling with its settings (by default not).
+  virtual bool ages_by_sampling() const { return false; }
+  // On the miniature: each held block's role, by block (the others stay kNone).
+  virtual void describe_roles(std::vector<AgedRole>& /*roles*/) const {}
+  // Whether a role is held once per device, not per logical block (FAST's sequential log block):
+  // the device keeps the first copy's, and the other copies' logical blocks are written afresh.
+  virtual bool role_once_per_device(uint32_t /*role*/) const { return false; }
+  // On the device, laid out and pooled: `block` plays `role` for `lbn` (the device's logical
+  // block, or kNone as described). Called in ascending role order, copies in order within a role.
+  virtual void adopt_aged_block(uint32_t /*lbn*/, uint32_t /*role*/, BlockId /*block*/) {}
+  // Then, per unit laid out: `page`, in a block of `role`, holds its newest copy (already marked
+  // valid).
+  virtual void adopt_newest(Lun /*lun*/, PageId /*page*/, uint32_t /*role*/) {}
 
   uint32_t lbn_of(Lun lun) const { return lun / m_geometry.pages_per_block; }
   uint32_t offset_of(Lun lun) const { return lun % m_geometry.pages_per_block; }

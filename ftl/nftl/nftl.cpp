@@ -100,6 +100,22 @@ uint32_t Nftl::blocks_held() const {
   return held;
 }
 
+void Nftl::describe_roles(std::vector<AgedRole>& roles) const {
+  for (uint32_t vba = 0; vba < m_chains.size(); ++vba) {
+    const Chain& c = m_chains[vba];
+    if (c.primary != kNone) roles[c.primary] = {vba, kPrimaryRole};
+    if (c.replacement != kNone) roles[c.replacement] = {vba, kReplacementRole};
+  }
+}
+
+void Nftl::adopt_aged_block(uint32_t vba, uint32_t role, BlockId block) {
+  if (role == kPrimaryRole) {
+    m_chains[vba].primary = block;
+  } else {
+    add_replacement(vba, block);
+  }
+}
+
 PageId Nftl::newest_in_replacement(BlockId replacement, Lun lun) const {
   for (uint32_t p = m_flash.next_free(replacement); p-- > 0;) {
     const PageId page = m_flash.page(replacement, p);

@@ -44,6 +44,8 @@ class Nftl final : public BlockScheme {
   BlockId primary(uint32_t vba) const { return m_chains[vba].primary; }
   BlockId replacement(uint32_t vba) const { return m_chains[vba].replacement; }
   const TranslationCache* cache() const { return m_cache.get(); }
+  // Sampled aging's roles (describe_roles).
+  enum AgedRoles : uint32_t { kPrimaryRole = 0, kReplacementRole = 1 };
 
  private:
   struct Chain {
@@ -59,6 +61,11 @@ class Nftl final : public BlockScheme {
   // to learn every write, so there is no bulk fill with one.
   bool fills_in_bulk() const override { return m_cache == nullptr; }
   void map_filled_block(uint32_t vba, BlockId block) override { m_chains[vba].primary = block; }
+  // Sampled aging: primary and replacement blocks as roles. Not with a translation cache, whose
+  // state the aging leaves would have to be laid out too.
+  bool ages_by_sampling() const override { return m_cache == nullptr; }
+  void describe_roles(std::vector<AgedRole>& roles) const override;
+  void adopt_aged_block(uint32_t vba, uint32_t role, BlockId block) override;
 
   // The newest copy of `lun` in the replacement block (the last readable page naming it: after a
   // power cut the last page may be torn), or kNone.

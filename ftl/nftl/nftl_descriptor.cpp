@@ -60,6 +60,18 @@ SchemeDescriptor nftl_descriptor() {
     return logical_blocks(p) * 4 * sizeof(BlockId) + g.logical_units / 8 +
            (s.cache == "none" ? 0 : 2 * s.cache_bytes);
   };
+  // Sampled aging lays the miniature's blocks out by role (ftl/hybrid/block_aged.cpp), without
+  // the sequence numbers a power-cut recovery reads.
+  d.ages_by_sampling = true;
+  d.ages_by_sampling_with_power_cuts = false;
+  d.sampled_aging_problem =
+      [](const config::PlatformConfig& p) -> std::optional<config::KeyProblem> {
+    if (p.ftl.settings.get<NftlSettings>().cache == "none") return std::nullopt;
+    return config::KeyProblem{"ftl.nftl.cache",
+                              "sampled aging lays out NFTL's blocks, not what its translation "
+                              "cache learnt while aging: set it to none or use "
+                              "precondition.aging = simulated"};
+  };
   d.create = [](const SchemeContext& c) { return std::make_unique<Nftl>(c); };
   // The block's allocation sequence, its top bit marking a replacement block's pages.
   d.recover = [](const SchemeContext& c) { return Nftl::recovered(c); };

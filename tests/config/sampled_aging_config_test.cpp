@@ -59,6 +59,34 @@ TEST(SampledAgingConfig, VetOnTheAcceleratorIsRefused) {
               HasSubstr("ftl.vet.hash_backend"));
 }
 
+TEST(SampledAgingConfig, TheBlockSchemesTakeIt) {
+  for (const char* scheme :
+       {"ftl.scheme=\"block\"", "ftl.scheme=\"nftl\"", "ftl.scheme=\"fast\""}) {
+    EXPECT_EQ(load_config("", "", sampled_with({scheme})).scenario.precondition.aging, "sampled")
+        << scheme;
+  }
+}
+
+TEST(SampledAgingConfig, NftlWithATranslationCacheIsRefused) {
+  EXPECT_THAT(
+      error_of([] {
+        load_config("", "", sampled_with({"ftl.scheme=\"nftl\"", "ftl.nftl.cache=\"lru\""}));
+      }),
+      HasSubstr("ftl.nftl.cache"));
+}
+
+// Their layout does not write the sequence numbers a recovery reads (ftl/hybrid/block_aged.cpp).
+TEST(SampledAgingConfig, TheBlockSchemesWithPowerCutsAreRefused) {
+  for (const char* scheme :
+       {"ftl.scheme=\"block\"", "ftl.scheme=\"nftl\"", "ftl.scheme=\"fast\""}) {
+    const std::string message = error_of([scheme] {
+      load_config("", "", sampled_with({scheme, "power.cut_at_us=100", "run.oracle=true"}));
+    });
+    EXPECT_THAT(message, HasSubstr("precondition.aging")) << scheme;
+    EXPECT_THAT(message, HasSubstr("sequence numbers a power-cut recovery reads")) << scheme;
+  }
+}
+
 TEST(SampledAgingConfig, AnUnknownMethodNamesTheKey) {
   EXPECT_THAT(error_of([] { load_config("", "", {"precondition.aging=\"guessed\""}); }),
               HasSubstr("precondition.aging"));
@@ -66,17 +94,17 @@ TEST(SampledAgingConfig, AnUnknownMethodNamesTheKey) {
 
 TEST(SampledAgingConfig, ASchemeWithoutItIsRefused) {
   const std::string message =
-      error_of([] { load_config("", "", sampled_with({"ftl.scheme=\"block\""})); });
+      error_of([] { load_config("", "", sampled_with({"ftl.scheme=\"superblock\""})); });
   EXPECT_THAT(message, HasSubstr("precondition.aging"));
-  EXPECT_THAT(message, HasSubstr("block scheme cannot be aged by sampling"));
-  EXPECT_THAT(message, HasSubstr("schemes that can: page, dftl, vet, emt, dac"));
+  EXPECT_THAT(message, HasSubstr("superblock scheme cannot be aged by sampling"));
+  EXPECT_THAT(message, HasSubstr("schemes that can: page, block, dftl, nftl, fast, vet, emt, dac"));
 }
 
 TEST(SampledAgingConfig, WithoutOverwritesAnySchemeRuns) {
   // Nothing to age: the key is inert, as the preconditioner ignores it.
-  EXPECT_NO_THROW(load_config(
-      "", "",
-      {"ftl.scheme=\"block\"", "precondition.aging=\"sampled\"", "precondition.fill_ratio=1.0"}));
+  EXPECT_NO_THROW(load_config("", "",
+                              {"ftl.scheme=\"superblock\"", "precondition.aging=\"sampled\"",
+                               "precondition.fill_ratio=1.0"}));
 }
 
 TEST(SampledAgingConfig, TheMiniatureMustDivideTheDevicesDies) {

@@ -1,0 +1,223 @@
+// The block-granular schemes' side of sampled aging (sampled_aging.h): describing the miniature's
+// blocks, and laying them out on the device's dies.
+//
+// A logical block is homed on one plane (BlockScheme::home_plane, by stripe position), so a copy
+// of the miniature's plane takes the logical blocks homed there: the miniature's logical block m,
+// in stripe row r = m / (its planes) on its plane q, becomes on the copy's plane p = copy x (the
+// miniature's planes) + q the device's logical block r x (the device's planes) + (p's stripe
+// position). Pages keep their offsets, so every unit renumbers the same way, stale copies too:
+// a block comes out as the miniature left it, pages skipped included, and the scheme's tables are
+// rebuilt from the roles. Unlike page mapping's layout the units are not shuffled: a block scheme
+// keeps a logical block's units together by construction. A block no one logical block holds
+// (FAST's RW log blocks, which take any logical block's updates) holds units of every copy, so
+// that merging it touches every die's logical blocks as after simulated aging (docs/ftl.md).
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+
+#include "ftl/core/content_token.h"
+#include "ftl/core/random.h"
+#include "ftl/hybrid/block_scheme.h"
+
+namespace ssd::ftl {
+
+namespace {
+
+// Where the miniature's logical blocks go on the device (see above).
+class LogicalBlockCopies {
+ public:
+  LogicalBlockCopies(const AgedPlanes& aged, const Geometry& device)
+      : m_mini_planes(aged.planes),
+        m_mini_dies(aged.planes / device.planes_per_die),
+        m_planes_per_die(device.planes_per_die),
+        m_device_planes(device.planes()),
+        m_device_dies(device.dies()) {}
+
+  uint32_t copies() const { return m_device_planes / m_mini_planes; }
+  // The device's logical block for the miniature's `lbn` in copy `copy`.
+  uint64_t device_lbn(uint32_t copy, uint32_t lbn) const {
+    const uint32_t row = lbn / m_mini_planes;
+    const uint32_t position = lbn % m_mini_planes;
+    // Geometry::plane_in_stripe_order on the miniature, then its inverse on the device.
+    const uint32_t mini_plane =
+        (position % m_mini_dies) * m_planes_per_die + position / m_mini_dies;
+    const uint32_t plane = copy * m_mini_planes + mini_plane;
+    const uint32_t device_position =
+        (plane % m_planes_per_die) * m_device_dies + plane / m_planes_per_die;
+    return uint64_t{row} * m_device_planes + device_position;
+  }
+
+ private:
+  uint32_t m_mini_planes;
+  uint32_t m_mini_dies;
+  uint32_t m_planes_per_die;
+  uint32_t m_device_planes;
+  uint32_t m_device_dies;
+};
+
+}  // namespace
+
+bool BlockScheme::describe_aged_planes(AgedPlanes& aged) const {
+  const Geometry& g = m_geometry;
+  std::vector<AgedRole> roles(g.blocks());
+  if (m_flash.sequenced() || !ages_by_sampling()) return false;
+  describe_roles(roles);
+  const FlashArray& flash = m_backend.flash();
+  aged.planes = g.planes();
+  aged.blocks_per_plane = g.blocks_per_plane;
+  aged.units_per_block = g.pages_per_block;
+  aged.logical_units = g.logical_units;
+  aged.programmed_pages.resize(g.blocks());
+  aged.erase_counts.resize(g.blocks());
+  aged.valid_bits.assign(uint64_t{g.blocks()} * aged.words_per_block(), 0);
+  aged.open_in_stream.assign(g.blocks(), StreamCodes::kNone);
+  aged.slot_units.assign(uint64_t{g.blocks()} * g.pages_per_block, kNone);
+  aged.block_lbns.resize(g.blocks());
+  aged.block_roles.resize(g.blocks());
+  for (BlockId block = 0; block < g.blocks(); ++block) {
+    const uint32_t pages = flash.write_pointer(block);
+    aged.programmed_pages[block] = static_cast<uint16_t>(pages);
+    aged.erase_counts[block] = flash.erase_count(block);
+    aged.block_lbns[block] = roles[block].lbn;
+    aged.block_roles[block] = roles[block].role;
+    for (uint32_t p = 0; p < pages; ++p) {
+      const PageId page = m_flash.page(block, p);
+      if (m_flash.names_unit(page)) aged.slot_units[page] = m_flash.lun_in(page);
+    }
+  }
+  for (Lun lun = 0; lun < g.logical_units; ++lun) {
+    if (!m_valid.valid(lun)) continue;
+    const PageId page = peek(lun);
+    aged.set_valid(g.block_of_page(page), g.page_in_block(page));
+  }
+  return true;
+}
+
+bool BlockScheme::lay_out_aged(const AgedLayout& layout) {
+  const AgedPlanes& aged = *layout.planes;
+  const SequentialFill& fill = layout.fill;
+  const Geometry& g = m_geometry;
+  FlashArray& flash = m_backend.flash();
+  const uint32_t ppb = g.pages_per_block;
+  const uint64_t mini_blocks = aged.programmed_pages.size();
+  if (m_flash.sequenced() || aged.planes == 0 || aged.planes % g.planes_per_die != 0 ||
+      g.planes() % aged.planes != 0 || aged.blocks_per_plane != g.blocks_per_plane ||
+      aged.units_per_block != ppb || aged.block_roles.size() != mini_blocks ||
+      aged.block_lbns.size() != mini_blocks || aged.slot_units.size() != mini_blocks * ppb ||
+      !m_flash.blocks().untouched() || fill.units > g.logical_units || !ages_by_sampling()) {
+    return false;
+  }
+  const LogicalBlockCopies copies(aged, g);
+  const uint32_t mini_lbns = static_cast<uint32_t>((aged.logical_units + ppb - 1) / ppb);
+  // The miniature's logical blocks holding a role the device has once stay in copy 0 only.
+  std::vector<bool> once_per_device(mini_lbns, false);
+  for (uint64_t block = 0; block < mini_blocks; ++block) {
+    const uint32_t lbn = aged.block_lbns[block];
+    if (lbn != kNone && lbn < mini_lbns && role_once_per_device(aged.block_roles[block])) {
+      once_per_device[lbn] = true;
+    }
+  }
+  // The device's logical block for `lbn` of `copy`, or kNone when it is not laid out: the
+  // miniature's short last one, one beyond the device's fill (whose units the fill never
+  // wrote), or a once-per-device role's in a later copy.
+  const auto placed_lbn = [&](uint32_t copy, uint32_t lbn) -> uint32_t {
+    if (lbn >= mini_lbns || uint64_t{lbn + 1} * ppb > aged.logical_units) return kNone;
+    if (copy != 0 && once_per_device[lbn]) return kNone;
+    const uint64_t device = copies.device_lbn(copy, lbn);
+    return (device + 1) * ppb <= fill.units ? static_cast<uint32_t>(device) : kNone;
+  };
+
+  struct Adoption {
+    uint32_t role;
+    uint32_t copy;
+    BlockId block;
+    uint32_t lbn;
+  };
+  struct Newest {
+    Lun lun;
+    PageId page;
+    uint32_t role;
+  };
+  std::vector<Adoption> adoptions;
+  std::vector<Newest> newest;
+  const auto token = [&](Lun lun) { return whole_unit_token(fill.command_id(lun), lun); };
+  const uint32_t words = flash.spare_words_per_page();
+  Random shuffle(layout.seed ^ 0x426c6f636b73ull);  // "Blocks"
+  std::vector<uint32_t> from(g.blocks_per_plane);
+  for (uint32_t plane = 0; plane < g.planes(); ++plane) {
+    const uint32_t copy = plane / aged.planes;
+    const uint64_t template_first = uint64_t{plane % aged.planes} * aged.blocks_per_plane;
+    std::iota(from.begin(), from.end(), 0u);
+    for (uint32_t i = g.blocks_per_plane; i > 1; --i) {  // Fisher-Yates
+      std::swap(from[i - 1], from[shuffle.below(i)]);
+    }
+    for (uint32_t b = 0; b < g.blocks_per_plane; ++b) {
+      const uint64_t source = template_first + from[b];
+      const BlockId block = plane * g.blocks_per_plane + b;
+      flash.set_erase_count_in_bulk(block, aged.erase_counts[source]);
+      const uint32_t role = aged.block_roles[source];
+      const uint32_t mini_lbn = aged.block_lbns[source];
+      const uint32_t lbn = mini_lbn == kNone ? kNone : placed_lbn(copy, mini_lbn);
+      if (role == kNone || (mini_lbn != kNone && lbn == kNone)) continue;  // left erased
+      const uint32_t pages = aged.programmed_pages[source];
+      adoptions.push_back({role, copy, block, lbn});
+      if (pages == 0) continue;
+      const PageId first_page = g.first_page(block);
+      uint32_t* spare = flash.spare_to_fill(first_page, pages);  // all kNone: written out erased
+      Token* tokens = flash.tokens_to_fill(first_page);          // one unit per page
+      // A block no one logical block holds takes its pages' units from every copy: page p
+      // of the copies of this block holds the unit of copy (copy + shift) mod copies, shift
+      // drawn per page from the seed and the miniature's block, so each copy's unit is in
+      // exactly one of them.
+      Random shifts(layout.seed ^ (source * 0x9e3779b97f4a7c15ull));
+      const bool shared = mini_lbn == kNone;
+      for (uint32_t p = 0; p < pages; ++p) {
+        const uint32_t unit_copy =
+            shared ? static_cast<uint32_t>((copy + shifts.below(copies.copies())) % copies.copies())
+                   : copy;
+        const Lun mini_lun = aged.slot_units[source * ppb + p];
+        if (mini_lun == kNone) continue;  // left erased by the miniature
+        const uint32_t unit_lbn = placed_lbn(unit_copy, mini_lun / ppb);
+        if (unit_lbn == kNone) continue;  // stale, and of a logical block not laid out: no unit
+        const Lun lun = unit_lbn * ppb + mini_lun % ppb;
+        spare[uint64_t{p} * words] = lun;
+        if (tokens != nullptr) tokens[p] = token(lun);
+        if (aged.valid(source, p)) newest.push_back({lun, first_page + p, role});
+      }
+      flash.program_in_bulk(block, pages);
+    }
+  }
+  m_flash.blocks().rebuild(flash);
+  std::sort(adoptions.begin(), adoptions.end(), [](const Adoption& a, const Adoption& b) {
+    return std::tie(a.role, a.copy, a.block) < std::tie(b.role, b.copy, b.block);
+  });
+  for (const Adoption& a : adoptions) adopt_aged_block(a.lbn, a.role, a.block);
+  for (const Newest& n : newest) {
+    m_valid.set(n.lun);
+    adopt_newest(n.lun, n.page, n.role);
+  }
+  m_backend.count_written_in_bulk(OpClass::kHostWrite, newest.size());
+
+  // The units no copy holds, as the fill's commands would write them.
+  HostCommand command;
+  command.kind = CommandKind::kWrite;
+  for (Lun lun = 0; lun < fill.units;) {
+    if (m_valid.valid(lun)) {
+      ++lun;
+      continue;
+    }
+    Lun end = lun + 1;
+    while (end < fill.units && !m_valid.valid(end) &&
+           fill.command_id(end) == fill.command_id(lun)) {
+      ++end;
+    }
+    command.id = fill.command_id(lun);
+    command.start_sector = uint64_t{lun} * g.sectors_per_unit;
+    command.sector_count = static_cast<uint32_t>((end - lun) * g.sectors_per_unit);
+    write(command);
+    lun = end;
+  }
+  return true;
+}
+
+}  // namespace ssd::ftl
