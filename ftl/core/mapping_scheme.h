@@ -89,7 +89,9 @@ class MappingScheme {
 
   // A hint: preconditioning is about to age the device (millions of writes at random places).
   // A scheme may back its per-unit tables by huge pages (back_by_huge_pages,
-  // prefaulted_allocator.h); nothing else may change.
+  // prefaulted_allocator.h); nothing else may change. Before sampled aging it runs on a thread of
+  // its own while the miniature ages (preconditioner.cpp): it may touch nothing but its tables'
+  // memory advice.
   virtual void expect_random_work() {}
 
   // The timed run starts (preconditioning and warm-up passes are over): a scheme whose figures

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <thread>
 
 #include "ftl/core/random.h"
 #include "ftl/core/sampled_aging.h"
@@ -13,6 +14,23 @@ namespace {
 constexpr uint32_t kFillChunkUnits = 256;  // large sequential writes: cheap per unit
 constexpr uint64_t kProgressEvery = 1u << 20;
 constexpr uint32_t kPrefetchAhead = 8;  // overwrites drawn ahead of the one written
+
+// Ages the miniature (sampled_aging.h) while a second thread has the device's scheme prepare for
+// the random work the layout and the run will do (MappingScheme::expect_random_work): backing a
+// table already written by huge pages copies it, seconds on a large device, and nothing touches
+// the device's tables before the layout. The same state either way; only the wall time differs.
+AgedPlanes age_miniature_preparing(FtlDevice& device, const config::PreconditionConfig& config,
+                                   const std::function<void(double)>& progress) {
+  std::thread prepare([&device] { device.scheme().expect_random_work(); });
+  try {
+    AgedPlanes planes = age_miniature(device.platform(), config, progress);
+    prepare.join();
+    return planes;
+  } catch (...) {
+    prepare.join();
+    throw;
+  }
+}
 
 // Preconditioning ends with a flush: everything written is durable.
 void flush(FtlDevice& device, PreconditionResult& result) {
@@ -52,11 +70,12 @@ PreconditionResult precondition(FtlDevice& device, const config::PreconditionCon
 
   // Aging writes at random places for seconds to minutes: worth the scheme's preparing for it
   // (huge pages for its tables). A fill alone is sequential and short.
-  if (overwrite_units > 0) device.scheme().expect_random_work();
+  const bool sampled = config.aging == "sampled" && overwrite_units > 0;
+  if (overwrite_units > 0 && !sampled) device.scheme().expect_random_work();
   // Aged by sampling: a miniature of a few dies runs the fill and the overwrites, and its planes
   // are laid out on every die (sampled_aging.h). The units are those of the fill, in new places.
-  if (config.aging == "sampled" && overwrite_units > 0) {
-    const AgedPlanes planes = age_miniature(device.platform(), config, progress);
+  if (sampled) {
+    const AgedPlanes planes = age_miniature_preparing(device, config, progress);
     if (!device.lay_out_aged(planes, fill_units, kFillChunkUnits, config.seed)) {
       throw std::invalid_argument("precondition.aging = sampled: the " +
                                   device.platform().ftl.scheme +
