@@ -29,7 +29,11 @@ AgedPlanes age_miniature(const config::PlatformConfig& platform,
                          const std::function<void(double)>& progress) {
   FtlDeviceOptions options;
   options.oracle = false;  // the device's own oracle learns the units it lays out
-  FtlDevice miniature(miniature_platform(platform, config.sample_dies), options);
+  const SchemeDescriptor* scheme = find_scheme(platform.ftl.scheme);
+  const config::PlatformConfig mini = miniature_platform(platform, config.sample_dies);
+  FtlDevice miniature = scheme != nullptr && scheme->create_miniature
+                            ? FtlDevice(mini, options, scheme->create_miniature)
+                            : FtlDevice(mini, options);
   config::PreconditionConfig simulated = config;
   simulated.aging = "simulated";
   precondition(miniature, simulated, progress);

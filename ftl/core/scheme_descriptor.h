@@ -75,6 +75,10 @@ struct SchemeDescriptor {
   bool ages_by_sampling_with_power_cuts = true;
   std::function<std::optional<config::KeyProblem>(const config::PlatformConfig&)>
       sampled_aging_problem;
+  // Builds the scheme of sampled aging's miniature, which is aged untimed and described, never
+  // timed or reported, when the scheme can do that faster with a simpler state that leaves the
+  // same flash (the extent schemes: a flat map); none: `create`.
+  std::function<std::unique_ptr<MappingScheme>(const SchemeContext&)> create_miniature;
   // The settings of sampled aging's miniature that count the device's units, scaled by `share`
   // (the miniature's logical units over the device's), so that they divide its units as they
   // divide `device`'s (DAC's young threshold, DFTL's cache); none: the device's settings as they

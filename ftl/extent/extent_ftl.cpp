@@ -11,6 +11,7 @@
 #include "ftl/core/unit_span.h"
 #include "ftl/extent/extent_map_factory.h"
 #include "ftl/extent/extent_settings.h"
+#include "ftl/extent/flat_extent_map.h"
 
 namespace ssd::ftl {
 
@@ -302,6 +303,11 @@ void ExtentFtl::trim(const HostCommand& command) {
 }
 
 void ExtentFtl::flush(const HostCommand& /*command*/) { m_store.flush(); }
+
+std::unique_ptr<ExtentFtl> ExtentFtl::for_miniature(const SchemeContext& context) {
+  return std::make_unique<ExtentFtl>(
+      context, std::make_unique<FlatExtentMap>(context.backend.geometry().logical_units));
+}
 
 std::unique_ptr<ExtentFtl> ExtentFtl::recovered(const SchemeContext& context,
                                                 const std::string& structure) {

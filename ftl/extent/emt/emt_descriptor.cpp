@@ -20,6 +20,7 @@ SchemeDescriptor emt_descriptor() {
     return 0;  // the tree grows with the extents written, from empty
   };
   d.create = [](const SchemeContext& c) { return std::make_unique<ExtentFtl>(c, "emt"); };
+  d.create_miniature = [](const SchemeContext& c) { return ExtentFtl::for_miniature(c); };
   d.recover = [](const SchemeContext& c) { return ExtentFtl::recovered(c, "emt"); };
   d.recovery_spare_words = PageStore::recovery_spare_words;
   // No recovery_problem: every EMT setting recovers.

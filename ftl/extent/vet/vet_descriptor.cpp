@@ -26,6 +26,7 @@ SchemeDescriptor vet_descriptor() {
     return 0;  // the trie grows with the extents written, from empty
   };
   d.create = [](const SchemeContext& c) { return std::make_unique<ExtentFtl>(c, "vet"); };
+  d.create_miniature = [](const SchemeContext& c) { return ExtentFtl::for_miniature(c); };
   d.recover = [](const SchemeContext& c) { return ExtentFtl::recovered(c, "vet"); };
   d.recovery_spare_words = PageStore::recovery_spare_words;
   d.recovery_problem = [](const config::PlatformConfig& p) -> std::optional<config::KeyProblem> {

@@ -115,6 +115,25 @@ TEST_P(ExtentSampledAging, EveryCopyKeepsTheMiniaturesNeighboursTogether) {
   }
 }
 
+// The miniature ages with a flat unit -> slot table (ExtentFtl::for_miniature): its flash comes
+// out exactly as the scheme's own structure leaves it.
+TEST_P(ExtentSampledAging, TheMiniaturesFlatMapLeavesTheStructuresFlash) {
+  const config::PlatformConfig platform = aging_platform(GetParam());
+  const AgedPlanes flat = age_miniature(platform, half_overwritten());
+  FtlDeviceOptions options;
+  options.oracle = false;
+  FtlDevice structure(miniature_platform(platform, 1), options);
+  precondition(structure, half_overwritten("simulated"));
+  AgedPlanes expected;
+  ASSERT_TRUE(structure.scheme().describe_aged_planes(expected));
+  EXPECT_EQ(flat.programmed_pages, expected.programmed_pages);
+  EXPECT_EQ(flat.erase_counts, expected.erase_counts);
+  EXPECT_EQ(flat.valid_bits, expected.valid_bits);
+  EXPECT_EQ(flat.open_in_stream, expected.open_in_stream);
+  EXPECT_EQ(flat.slot_units, expected.slot_units);
+  EXPECT_GT(dynamic_cast<ExtentFtl&>(structure.scheme()).map().pieces(), 0u);
+}
+
 TEST_P(ExtentSampledAging, ACutRightAfterTheLayoutFindsEveryUnit) {
   FtlDevice device(aging_platform(GetParam()), testing::power_options());
   ASSERT_TRUE(precondition(device, half_overwritten()).aged_by_sampling);
