@@ -6,8 +6,10 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
+#include "ftl/core/random.h"
 #include "ftl/core/stream_code.h"
 #include "ftl/core/types.h"
 
@@ -54,6 +56,17 @@ struct AgedPlanes {
   std::vector<uint32_t> block_roles;
 
   uint32_t words_per_block() const { return (units_per_block + 63) / 64; }
+  // The layouts' order (PageStore::lay_out_aged, BlockScheme::lay_out_aged): the device's plane
+  // `plane` copies the miniature's plane plane % planes, its block b the miniature's block
+  // `sources[b]`, the plane's blocks in an order `shuffle` draws (Fisher-Yates).
+  void block_sources(uint32_t plane, Random& shuffle, std::vector<uint64_t>& sources) const {
+    sources.resize(blocks_per_plane);
+    const uint64_t first = uint64_t{plane % planes} * blocks_per_plane;
+    for (uint32_t b = 0; b < blocks_per_plane; ++b) sources[b] = first + b;
+    for (uint32_t i = blocks_per_plane; i > 1; --i) {
+      std::swap(sources[i - 1], sources[shuffle.below(i)]);
+    }
+  }
   bool valid(uint64_t block, uint32_t unit) const {
     return (valid_bits[block * words_per_block() + unit / 64] >> (unit % 64) & 1u) != 0;
   }

@@ -1,7 +1,6 @@
 // PageStore's side of sampled aging (sampled_aging.h): describing the miniature's planes, and
 // laying them out on the device's.
 #include <algorithm>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -118,18 +117,14 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
   std::vector<uint32_t> valid_in(g.blocks(), 0);
   std::vector<StreamCode> open_in_stream(g.blocks(), StreamCodes::kNone);
   const uint32_t words = flash.spare_words_per_page();
-  std::vector<uint32_t> from(g.blocks_per_plane);
+  std::vector<uint64_t> sources;
   if (copied_from != nullptr) copied_from->assign(g.blocks(), 0);
   for (uint32_t plane = 0; plane < g.planes(); ++plane) {
-    const uint64_t template_first = uint64_t{plane % aged.planes} * aged.blocks_per_plane;
     const uint64_t copy_offset =
         interleave != nullptr ? uint64_t{plane / aged.planes} * interleave->chunk_units : 0;
-    std::iota(from.begin(), from.end(), 0u);
-    for (uint32_t i = g.blocks_per_plane; i > 1; --i) {  // Fisher-Yates
-      std::swap(from[i - 1], from[shuffle.below(i)]);
-    }
+    aged.block_sources(plane, shuffle, sources);
     for (uint32_t b = 0; b < g.blocks_per_plane; ++b) {
-      const uint64_t source = template_first + from[b];
+      const uint64_t source = sources[b];
       const BlockId block = plane * g.blocks_per_plane + b;
       if (copied_from != nullptr) (*copied_from)[block] = static_cast<uint32_t>(source);
       flash.set_erase_count_in_bulk(block, aged.erase_counts[source]);

@@ -12,7 +12,6 @@
 // (FAST's RW log blocks, which take any logical block's updates) holds units of every copy, so
 // that merging it touches every die's logical blocks as after simulated aging (docs/ftl.md).
 #include <algorithm>
-#include <numeric>
 #include <tuple>
 
 #include "ftl/core/content_token.h"
@@ -143,16 +142,12 @@ bool BlockScheme::lay_out_aged(const AgedLayout& layout) {
   const auto token = [&](Lun lun) { return whole_unit_token(fill.command_id(lun), lun); };
   const uint32_t words = flash.spare_words_per_page();
   Random shuffle(layout.seed ^ 0x426c6f636b73ull);  // "Blocks"
-  std::vector<uint32_t> from(g.blocks_per_plane);
+  std::vector<uint64_t> sources;
   for (uint32_t plane = 0; plane < g.planes(); ++plane) {
     const uint32_t copy = plane / aged.planes;
-    const uint64_t template_first = uint64_t{plane % aged.planes} * aged.blocks_per_plane;
-    std::iota(from.begin(), from.end(), 0u);
-    for (uint32_t i = g.blocks_per_plane; i > 1; --i) {  // Fisher-Yates
-      std::swap(from[i - 1], from[shuffle.below(i)]);
-    }
+    aged.block_sources(plane, shuffle, sources);  // shuffled within the plane, as page mapping's
     for (uint32_t b = 0; b < g.blocks_per_plane; ++b) {
-      const uint64_t source = template_first + from[b];
+      const uint64_t source = sources[b];
       const BlockId block = plane * g.blocks_per_plane + b;
       flash.set_erase_count_in_bulk(block, aged.erase_counts[source]);
       const uint32_t role = aged.block_roles[source];
