@@ -42,6 +42,13 @@ inline uint64_t write_random_units(ftl::FtlDevice& device, uint64_t writes, uint
   return mismatches;
 }
 
+// GC copies per host write over `writes` single-unit random writes (write_random_units): what the
+// sampled-aging tests compare after each aging.
+inline double gc_copies_per_write(ftl::FtlDevice& device, uint64_t writes, uint64_t seed) {
+  const uint64_t before = device.stats().gc_units_copied;
+  write_random_units(device, writes, seed);
+  return double(device.stats().gc_units_copied - before) / double(writes);
+}
 // The sampled-aging tests' comparison: one aged state differs from another, so each is measured
 // on four, a device of `platform` (oracle off) aged by `aging` (half_overwritten) with seeds 7 to
 // 10, each handed to `measure` in turn (which runs the writes it compares and adds its share to

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "config/platform_config.h"
 #include "config/scenario_config.h"
@@ -33,6 +34,15 @@ inline config::PlatformConfig with_aging_room(config::PlatformConfig p) {
   p.nand.blocks_per_plane = 256;
   p.nand.pages_per_block = 32;
   p.ftl.over_provisioning = 0.1;
+  return p;
+}
+
+// with_aging_room's device (4 dies of 256 blocks of 32 pages per plane) with `scheme` and
+// `planes_per_die` planes a die: what the sampled-aging tests of each scheme age.
+inline config::PlatformConfig aging_room_with(const std::string& scheme, uint32_t planes_per_die) {
+  config::PlatformConfig p = with_aging_room(tiny_platform());
+  p.nand.planes_per_die = planes_per_die;
+  p.ftl.scheme = scheme;
   return p;
 }
 

@@ -61,10 +61,7 @@ uint64_t read_everything(FtlDevice& device, uint32_t units = 16) {
 
 // Units GC moved per unit the host wrote over `writes` random single-unit writes.
 double waf_of_overwrites(FtlDevice& device, uint64_t writes, uint64_t seed) {
-  const FtlStats before = device.stats();
-  testing::write_random_units(device, writes, seed);
-  const double moved = double(device.stats().gc_units_copied - before.gc_units_copied);
-  return 1.0 + moved / double(writes);
+  return 1.0 + testing::gc_copies_per_write(device, writes, seed);
 }
 
 TEST(SampledAging, EveryDieTakesTheMiniaturesBlocksAndStreams) {

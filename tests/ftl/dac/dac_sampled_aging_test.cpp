@@ -96,11 +96,8 @@ TEST(DacSampledAging, AgesAsSimulatedAgingDoes) {
   const auto after_aging = [&](const char* aging) {
     After mean;
     testing::on_aged_seeds(platform, aging, [&](FtlDevice& device) {
-      const FtlStats before = device.stats();
       const uint64_t promotions_before = dac(device).promotions();
-      testing::write_random_units(device, kWrites, 5);
-      const double moved = double(device.stats().gc_units_copied - before.gc_units_copied);
-      mean.waf += (1.0 + moved / double(kWrites)) / 4;
+      mean.waf += (1.0 + testing::gc_copies_per_write(device, kWrites, 5)) / 4;
       mean.promotions += double(dac(device).promotions() - promotions_before) / 4;
     });
     return mean;

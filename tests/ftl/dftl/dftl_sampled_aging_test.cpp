@@ -133,10 +133,8 @@ TEST(DftlSampledAging, AgesAsSimulatedAgingDoes) {
   const auto after_aging = [&](const char* aging) {
     After mean;
     testing::on_aged_seeds(platform, aging, [&](FtlDevice& device) {
-      const FtlStats before = device.stats();
       const uint64_t translation_before = dftl(device).translation_writes();
-      testing::write_random_units(device, kWrites, 5);
-      mean.gc += double(device.stats().gc_units_copied - before.gc_units_copied) / kWrites / 4;
+      mean.gc += testing::gc_copies_per_write(device, kWrites, 5) / 4;
       mean.translation +=
           double(dftl(device).translation_writes() - translation_before) / kWrites / 4;
     });

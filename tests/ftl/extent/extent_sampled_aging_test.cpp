@@ -39,9 +39,7 @@ void PrintTo(const Case& c, std::ostream* out) {
 // slots (one run across chunks, to be cut where they end) and some straddle two blocks (to be
 // cut where a block ends); with two planes and chunks of 4 neither happens.
 config::PlatformConfig aging_platform(const Case& c) {
-  config::PlatformConfig p = testing::with_aging_room(testing::tiny_platform());
-  p.nand.planes_per_die = c.planes_per_die;
-  p.ftl.scheme = c.scheme;
+  config::PlatformConfig p = testing::aging_room_with(c.scheme, c.planes_per_die);
   p.ftl.settings.edit<ExtentSettings>().chunk_pages = c.chunk_pages;
   return p;
 }
@@ -173,9 +171,7 @@ TEST_P(ExtentSampledAging, AgesAsSimulatedAgingDoes) {
     After mean;
     testing::on_aged_seeds(platform, aging, [&](FtlDevice& device) {
       mean.pieces += double(pieces(device)) / 4;
-      const FtlStats before = device.stats();
-      testing::write_random_units(device, kWrites, 5);
-      mean.gc += double(device.stats().gc_units_copied - before.gc_units_copied) / kWrites / 4;
+      mean.gc += testing::gc_copies_per_write(device, kWrites, 5) / 4;
     });
     return mean;
   };

@@ -37,10 +37,7 @@ void PrintTo(const Case& c, std::ostream* out) {
 
 // 4 dies of 256 blocks of 32 pages per plane: the one-die miniature is a quarter of the device.
 config::PlatformConfig aging_platform(const Case& c) {
-  config::PlatformConfig p = testing::with_aging_room(testing::tiny_platform());
-  p.nand.planes_per_die = c.planes_per_die;
-  p.ftl.scheme = c.scheme;
-  return p;
+  return testing::aging_room_with(c.scheme, c.planes_per_die);
 }
 
 const BlockScheme& block_scheme(FtlDevice& device) {
@@ -154,9 +151,7 @@ TEST_P(BlockSampledAging, AgesAsSimulatedAgingDoes) {
   const auto gc_per_write = [&](const char* aging) {
     double mean = 0;
     testing::on_aged_seeds(platform, aging, [&](FtlDevice& device) {
-      const FtlStats before = device.stats();
-      testing::write_random_units(device, kWrites, 5);
-      mean += double(device.stats().gc_units_copied - before.gc_units_copied) / kWrites / 4;
+      mean += testing::gc_copies_per_write(device, kWrites, 5) / 4;
     });
     return mean;
   };
