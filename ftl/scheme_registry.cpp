@@ -64,7 +64,7 @@ class RegistryCatalog final : public config::SchemeCatalog {
   std::optional<config::KeyProblem> check(const config::PlatformConfig& platform) const override {
     const SchemeDescriptor& entry = scheme(platform.ftl.scheme);
     // Every scheme keeps its words in the spare area, which must hold them.
-    const uint32_t needed = entry.spare_words(Geometry::from_platform(platform)) * 4;
+    const uint32_t needed = entry.spare_words(platform, Geometry::from_platform(platform)) * 4;
     if (needed > platform.nand.spare_bytes) {
       return config::KeyProblem{"nand.spare_bytes",
                                 "the " + entry.name + " scheme keeps " + std::to_string(needed) +
@@ -209,7 +209,7 @@ uint32_t scheme_spare_words(const std::string& name, const config::PlatformConfi
   const Geometry g = Geometry::from_platform(platform);
   const bool extra = power_loss && entry.recovery_spare_words;
   const bool settings_extra = power_loss && entry.settings_recovery_spare_words;
-  return entry.spare_words(g) + (extra ? entry.recovery_spare_words(g) : 0) +
+  return entry.spare_words(platform, g) + (extra ? entry.recovery_spare_words(g) : 0) +
          (settings_extra ? entry.settings_recovery_spare_words(platform, g) : 0);
 }
 

@@ -12,7 +12,7 @@ SchemeDescriptor block_descriptor() {
       "block mapping: a unit at a fixed offset of its logical block's block "
       "(docs/schemes.md)";
   d.check = [](const config::PlatformConfig& p) { return check_block_granular(p, "block"); };
-  d.spare_words = BlockScheme::spare_words;
+  d.spare_words = spare_words_by_geometry<BlockScheme::spare_words>;
   d.simulator_bytes = [](const config::PlatformConfig& p, const Geometry& g) {
     return logical_blocks(p) * sizeof(BlockId) + g.logical_units / 8;  // map, valid bits
   };

@@ -35,8 +35,10 @@ struct SchemeDescriptor {
   // The scheme's rules against a platform whose own keys are valid: the first problem, naming
   // the key to change (none: every valid platform will do).
   std::function<std::optional<config::KeyProblem>(const config::PlatformConfig&)> check;
-  // 32-bit spare words the scheme keeps per page (sizes the FlashArray).
-  std::function<uint32_t(const Geometry&)> spare_words;
+  // 32-bit spare words the scheme keeps per page with these settings (sizes the FlashArray): the
+  // words its format writes, not the whole spare area, whose other bytes stay erased and so need
+  // no memory in the simulator.
+  std::function<uint32_t(const config::PlatformConfig&, const Geometry&)> spare_words;
   // Whether the scheme sends commands to the platform's hash engine (SchemeContext::hash_engine)
   // with these settings (none: never).
   std::function<bool(const config::PlatformConfig&)> needs_hash_engine;
@@ -87,6 +89,12 @@ struct SchemeDescriptor {
                      double share)>
       scale_to_miniature;
 };
+
+// SchemeDescriptor::spare_words for a scheme whose words follow from the geometry alone.
+template <uint32_t (*words)(const Geometry&)>
+uint32_t spare_words_by_geometry(const config::PlatformConfig& /*platform*/, const Geometry& g) {
+  return words(g);
+}
 
 // Fresh default settings of the groups `Groups...`, for SchemeDescriptor::settings.
 template <class... Groups>

@@ -40,7 +40,7 @@ SchemeDescriptor dac_descriptor() {
         p, std::max<uint64_t>(config::gc_reserve_blocks_per_plane(p) + 2, streams_need));
   };
   d.sector_granular = sector_layer_on;
-  d.spare_words = PageStore::spare_words;
+  d.spare_words = spare_words_by_geometry<PageStore::spare_words>;
   d.figures = {
       {"regions", "hotness regions (ftl.dac.regions), region 0 the coldest"},
       {"young_writes",

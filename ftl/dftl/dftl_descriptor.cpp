@@ -20,7 +20,7 @@ SchemeDescriptor dftl_descriptor() {
       "(docs/schemes.md)";
   d.settings = settings_of<DftlSettings>;
   d.check = check_page_granular;
-  d.spare_words = PageStore::spare_words;
+  d.spare_words = spare_words_by_geometry<PageStore::spare_words>;
   d.simulator_bytes = [](const config::PlatformConfig&, const Geometry& g) {
     // The translation pages' content, pending relocations and the cache's index, per unit; and
     // per translation page the list of its changed entries (Dftl::m_changed, a handful each).

@@ -15,7 +15,7 @@ SchemeDescriptor fast_descriptor() {
       "(docs/schemes.md)";
   d.settings = settings_of<FastSettings>;
   d.check = check_fast;
-  d.spare_words = BlockScheme::spare_words;
+  d.spare_words = spare_words_by_geometry<BlockScheme::spare_words>;
   d.simulator_bytes = [](const config::PlatformConfig& p, const Geometry& g) {
     // Data-block map; each unit's newest log page; valid bits.
     return logical_blocks(p) * sizeof(BlockId) + g.logical_units * (sizeof(PageId) + 1);

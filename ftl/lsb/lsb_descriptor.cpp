@@ -71,7 +71,16 @@ SchemeDescriptor lsb_descriptor() {
       "RAM (docs/schemes.md)";
   d.settings = settings_of<LsbSettings>;
   d.check = check_lsb;
-  d.spare_words = [](const Geometry& g) { return (g.spare_bytes + 3) / 4; };
+  d.spare_words = [](const config::PlatformConfig& p, const Geometry& g) {
+    // The formats' words; never more than the spare area's, so that formats that do not fit are
+    // refused by check_lsb, which says which fields to shrink.
+    const LsbSettings& s = p.ftl.settings.get<LsbSettings>();
+    const uint32_t group_pages =
+        s.pages_per_group != 0 ? s.pages_per_group : g.pages_per_block / s.groups_per_block;
+    const LsbSpareLayout l = LsbSpareLayout::of(s.groups_per_block, group_pages, g.pages_per_block,
+                                                p.nand.spare_bytes, s.di_bytes, s.pbn_bytes);
+    return std::min(l.spare_words(), (g.spare_bytes + 3) / 4);
+  };
   d.figures =
       frame_figure_docs("merges a superblock ran because its PBMT was full (never, in LSB)");
   d.figures.push_back(

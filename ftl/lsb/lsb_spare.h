@@ -17,6 +17,7 @@
 // The field order within the formats is ours (figure 3 is not in the text).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -48,7 +49,12 @@ struct LsbSpareLayout {
   bool fits() const {
     return pt_page_bits() <= available_bits() && pmd_page_bits() <= available_bits();
   }
-  uint32_t spare_words() const { return (spare_bytes + 3) / 4; }
+  // The words the longer of the two formats fills (DI, flag and mapping fields), which are all
+  // the simulator keeps of a page's spare area: the bytes after them are never written and stay
+  // erased. A spare-area read still transfers spare_bytes.
+  uint32_t spare_words() const {
+    return (di_bits + std::max(pt_page_bits(), pmd_page_bits()) + 31) / 32;
+  }
   // The index that means "this block" in a PT page's PTE, a PMD page's PTE and a PDE.
   uint32_t pt_self() const { return group_pages - 1; }
   uint32_t pmd_pte_self() const { return groups; }

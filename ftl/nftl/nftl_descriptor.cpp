@@ -38,7 +38,7 @@ SchemeDescriptor nftl_descriptor() {
       "search, optional LMT or LRU translation cache (docs/schemes.md)";
   d.settings = settings_of<NftlSettings>;
   d.check = check_nftl;
-  d.spare_words = BlockScheme::spare_words;
+  d.spare_words = spare_words_by_geometry<BlockScheme::spare_words>;
   d.figures = {
       {"search_spare_reads", "spare areas read to locate host data (the backward search)"},
       {"searches", "lookups the cache did not answer (all without a cache)"},

@@ -22,7 +22,7 @@ SchemeDescriptor page_descriptor() {
     return check_map_layout(p);
   };
   d.sector_granular = sector_layer_on;
-  d.spare_words = PageStore::spare_words;
+  d.spare_words = spare_words_by_geometry<PageStore::spare_words>;
   d.figures = {{"map_sync",
                 "what a flush does with the table (ftl.page.map_sync): none (the "
                 "table is volatile), conventional or nvram"}};

@@ -70,7 +70,13 @@ SchemeDescriptor superblock_descriptor() {
       "spare areas, PGD in RAM (docs/schemes.md)";
   d.settings = settings_of<SuperblockSettings>;
   d.check = check_superblock;
-  d.spare_words = [](const Geometry& g) { return (g.spare_bytes + 3) / 4; };
+  d.spare_words = [](const config::PlatformConfig& p, const Geometry& g) {
+    // The format's words; never more than the spare area's, so that a format that does not fit
+    // is refused by check_superblock, which says which fields to shrink.
+    const SuperblockSpareLayout l =
+        SuperblockSpareLayout::of(p.ftl.settings.get<SuperblockSettings>(), g, p.nand.spare_bytes);
+    return std::min(l.spare_words(), (g.spare_bytes + 3) / 4);
+  };
   d.figures = frame_figure_docs("merges a superblock ran because its PBMT was full");
   d.simulator_bytes = [](const config::PlatformConfig& p, const Geometry& g) {
     // PGD and the cache's index per logical block, owner per block, valid bits, the cache.

@@ -50,7 +50,10 @@ struct SuperblockSpareLayout {
     return pbmt_entries * pbn_bits + (groups + group_pages) * entry_bits();
   }
   uint32_t available_bits() const { return spare_bytes * 8 - di_bits; }
-  uint32_t spare_words() const { return (spare_bytes + 3) / 4; }
+  // The words the format fills (DI and mapping fields), which are all the simulator keeps of a
+  // page's spare area: the bytes after them are never written and stay erased (136 of 448 bytes
+  // on MQSim's device with the defaults). A spare-area read still transfers spare_bytes.
+  uint32_t spare_words() const { return (di_bits + mapping_bits() + 31) / 32; }
 };
 
 // One page's spare area, decoded: physical pages, not indices.

@@ -14,7 +14,7 @@ SchemeDescriptor emt_descriptor() {
   d.summary = "EMT: extent mapping in a red-black extent tree (docs/emt.md)";
   d.settings = settings_of<ExtentSettings>;
   d.check = check_page_granular;
-  d.spare_words = PageStore::spare_words;
+  d.spare_words = spare_words_by_geometry<PageStore::spare_words>;
   d.figures = extent_figures();
   d.simulator_bytes = [](const config::PlatformConfig&, const Geometry&) -> uint64_t {
     return 0;  // the tree grows with the extents written, from empty

@@ -17,7 +17,7 @@ SchemeDescriptor vet_descriptor() {
       "(docs/vet.md)";
   d.settings = settings_of<ExtentSettings, VetSettings>;
   d.check = check_page_granular;
-  d.spare_words = PageStore::spare_words;
+  d.spare_words = spare_words_by_geometry<PageStore::spare_words>;
   d.needs_hash_engine = [](const config::PlatformConfig& p) {
     return p.ftl.settings.get<VetSettings>().hash_backend == "accelerator";
   };

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ftl/core/geometry.h"
+#include "ftl/scheme_registry.h"
 #include "ftl/superblock/superblock_settings.h"
 #include "ftl/superblock/superblock_spare.h"
 #include "tests/config/config_test_support.h"
@@ -254,6 +255,26 @@ TEST(SuperblockSettings, TheLsbPapersPlatformPassesWithThePapersLayout) {
   EXPECT_THAT(error_of([&] { load_config(bundled("platforms/k9k4g08-80gb.toml"), "", two_bytes); }),
               AllOf(HasSubstr("key 'ftl.superblock.pbn_bytes'"),
                     HasSubstr("655360 blocks")));  // ... 2 bytes name 65535
+}
+
+// The flash keeps of each page's spare area only the words the format fills: on MQSim's device
+// (448-byte spare areas, 256-page blocks) superblock's defaults fill 160 bits of DI and
+// 7 x 24 + (4 + 64) x 11 = 916 mapping bits, 34 words; LSB's longer format (a PT page:
+// 31 x 24 + 32 x 13 + 1 = 1161 bits, equation (1)) with its DI, 42. So the device fits this
+// machine class (before, the whole 112 words per page asked for 28 GiB).
+TEST(SuperblockSettings, TheFlashKeepsOnlyTheSpareWordsTheFormatFills) {
+  const PlatformConfig sb = load_config(bundled("platforms/mqsim-512gb.toml"), "",
+                                        {"ftl.scheme=superblock", "ftl.mapping_unit_bytes=8192"})
+                                .platform;
+  EXPECT_EQ(ftl::scheme_spare_words("superblock", sb, false), 34u);
+  EXPECT_EQ(ftl::scheme_spare_words("superblock", sb, true), 34u);
+  const PlatformConfig lsb = load_config(bundled("platforms/mqsim-512gb.toml"), "",
+                                         {"ftl.scheme=lsb", "ftl.mapping_unit_bytes=8192"})
+                                 .platform;
+  EXPECT_EQ(ftl::scheme_spare_words("lsb", lsb, false), 42u);
+  const uint64_t pages = ftl::Geometry::from_platform(sb).pages();
+  EXPECT_LT(ftl::simulator_bytes(sb, false, false), pages * 112 * 4 / 2);
+  EXPECT_GE(ftl::simulator_bytes(sb, false, false), pages * 34 * 4);
 }
 
 }  // namespace

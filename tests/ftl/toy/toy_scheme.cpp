@@ -105,7 +105,7 @@ ftl::SchemeDescriptor toy_descriptor() {
   d.summary = "test-only page mapping that proves the scheme frame";
   d.settings = ftl::settings_of<ToySettings>;
   d.check = check_toy;
-  d.spare_words = ftl::PageStore::spare_words;
+  d.spare_words = ftl::spare_words_by_geometry<ftl::PageStore::spare_words>;
   d.figures = {{"toy_lookups", "units the toy scheme looked up during the run"}};
   d.simulator_bytes = [](const config::PlatformConfig&, const ftl::Geometry& g) {
     return g.logical_units * sizeof(SlotId);
