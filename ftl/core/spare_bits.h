@@ -4,7 +4,6 @@
 // k / 32; a field may straddle two words. Fields wider than 32 bits are not needed and refused.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 
@@ -20,16 +19,16 @@ class SpareBitWriter {
       throw std::logic_error("spare field value does not fit its width");
     }
     if (m_position + width > m_bits) throw std::logic_error("spare area overflow");
-    while (width > 0) {  // at most two words
-      const uint32_t shift = m_position % 32;
-      const uint32_t n = std::min(width, 32 - shift);
-      const uint32_t mask = n == 32 ? ~0u : (1u << n) - 1;
-      uint32_t& word = m_words[m_position / 32];
-      word = (word & ~(mask << shift)) | ((value & mask) << shift);
-      value = n == 32 ? 0 : value >> n;
-      m_position += n;
-      width -= n;
+    // The field as it falls in a 64-bit window from its first word: at most two words.
+    const uint32_t shift = m_position % 32;
+    const uint64_t mask = ((uint64_t{1} << width) - 1) << shift;
+    const uint64_t bits = uint64_t{value} << shift;
+    uint32_t* word = m_words + m_position / 32;
+    word[0] = (word[0] & ~static_cast<uint32_t>(mask)) | static_cast<uint32_t>(bits);
+    if (shift + width > 32) {
+      word[1] = (word[1] & ~static_cast<uint32_t>(mask >> 32)) | static_cast<uint32_t>(bits >> 32);
     }
+    m_position += width;
   }
   void skip(uint32_t width) { m_position += width; }
   uint32_t position() const { return m_position; }
@@ -47,17 +46,13 @@ class SpareBitReader {
 
   uint32_t get(uint32_t width) {
     if (width > 32 || m_position + width > m_bits) throw std::logic_error("spare area overrun");
-    uint32_t value = 0;
-    uint32_t got = 0;
-    while (got < width) {
-      const uint32_t shift = m_position % 32;
-      const uint32_t n = std::min(width - got, 32 - shift);
-      const uint32_t mask = n == 32 ? ~0u : (1u << n) - 1;
-      value |= ((m_words[m_position / 32] >> shift) & mask) << got;
-      m_position += n;
-      got += n;
-    }
-    return value;
+    // The field's words as one 64-bit window (the second only when the field reaches into it).
+    const uint32_t shift = m_position % 32;
+    const uint32_t* word = m_words + m_position / 32;
+    uint64_t window = word[0];
+    if (shift + width > 32) window |= uint64_t{word[1]} << 32;
+    m_position += width;
+    return static_cast<uint32_t>((window >> shift) & ((uint64_t{1} << width) - 1));
   }
   void skip(uint32_t width) { m_position += width; }
   uint32_t position() const { return m_position; }

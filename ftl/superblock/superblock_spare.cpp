@@ -37,25 +37,32 @@ Place place_of(const SuperblockSpareLayout& l, const Geometry& g, Lun lpn) {
   return {in_block / l.group_pages, in_block % l.group_pages};
 }
 
-// The entry that names `target` from `page` with this PBMT.
-void put_location(SpareBitWriter& out, const SuperblockSpareLayout& l, const Geometry& g,
-                  PageId page, const std::vector<BlockId>& pbmt, PageId target) {
-  const BlockId block = g.block_of_page(target);
-  uint32_t index = l.self_index;
-  if (block != g.block_of_page(page)) {
-    index = 0;
-    while (index < pbmt.size() && pbmt[index] != block) ++index;
-    if (index == pbmt.size()) throw std::logic_error("superblock spare: block not in the PBMT");
+// An entry naming offset `offset` of this page's own block: the index, then the offset, put as
+// one field of entry_bits (entry_bits <= 32: the PBMT index and page offset of any device).
+inline void put_in_block(SpareBitWriter& out, const SuperblockSpareLayout& l, uint32_t offset) {
+  out.put(offset << l.index_bits | l.self_index, l.entry_bits());
+}
+
+// The entry that names `target` from a page of the block whose first page is `first`, with this
+// PBMT. (A target in that block, the common case, costs no division.)
+inline void put_location(SpareBitWriter& out, const SuperblockSpareLayout& l, const Geometry& g,
+                         PageId first, const std::vector<BlockId>& pbmt, PageId target) {
+  if (target - first < g.pages_per_block) {
+    put_in_block(out, l, target - first);
+    return;
   }
+  const BlockId block = g.block_of_page(target);
+  uint32_t index = 0;
+  while (index < pbmt.size() && pbmt[index] != block) ++index;
+  if (index == pbmt.size()) throw std::logic_error("superblock spare: block not in the PBMT");
   out.put(index, l.index_bits);
   out.put(g.page_in_block(target), l.offset_bits);
 }
 
-// "Never written": this very page, named where it cannot be a location.
-void put_never(SpareBitWriter& out, const SuperblockSpareLayout& l, const Geometry& g,
-               PageId page) {
-  out.put(l.self_index, l.index_bits);
-  out.put(g.page_in_block(page), l.offset_bits);
+// "Never written": this very page (at `offset` of its block), named where it cannot be a
+// location.
+inline void put_never(SpareBitWriter& out, const SuperblockSpareLayout& l, uint32_t offset) {
+  put_in_block(out, l, offset);
 }
 
 PageId get_location(SpareBitReader& in, const SuperblockSpareLayout& l, const Geometry& g,
@@ -84,15 +91,17 @@ void encode_superblock_spare(const SuperblockSpareLayout& l, const Geometry& g, 
     out.put(block == kNone ? all_ones : block, l.pbn_bits);
   }
   const Place own = place_of(l, g, spare.lpn);
+  const PageId first = g.first_page(g.block_of_page(page));
+  const uint32_t offset = page - first;
   for (uint32_t group = 0; group < l.groups; ++group) {
     const PageId target = spare.pt_page[group];
     if (group == own.group && target != page) {
       throw std::logic_error("superblock spare: a page is its own group's PT page");
     }
     if (target == kNone) {
-      put_never(out, l, g, page);
+      put_never(out, l, offset);
     } else {
-      put_location(out, l, g, page, spare.pbmt, target);
+      put_location(out, l, g, first, spare.pbmt, target);
     }
   }
   for (uint32_t k = 0; k < l.group_pages; ++k) {
@@ -101,9 +110,9 @@ void encode_superblock_spare(const SuperblockSpareLayout& l, const Geometry& g, 
       throw std::logic_error("superblock spare: a page's PT entry must name the page itself");
     }
     if (target == kNone) {
-      put_never(out, l, g, page);
+      put_never(out, l, offset);
     } else {
-      put_location(out, l, g, page, spare.pbmt, target);
+      put_location(out, l, g, first, spare.pbmt, target);
     }
   }
 }
