@@ -60,6 +60,10 @@ class FlashArray {
   void set_sequential_layout(SpareArea::SequentialLayout layout) {
     m_spare.set_layout(std::move(layout));
   }
+  // program_in_bulk_by_layout() takes the words from `writer` (SpareArea::LayoutWriter) instead.
+  void set_spare_layout_writer(SpareArea::LayoutWriter writer) {
+    m_spare.set_layout_writer(std::move(writer));
+  }
   // The spare words of `pages` pages from `page` on (across blocks), to be written in place.
   uint32_t* spare_to_fill(PageId page, uint64_t pages) { return m_spare.write_range(page, pages); }
   Token* tokens_to_fill(PageId page) {  // nullptr when tokens are not stored

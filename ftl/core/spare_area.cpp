@@ -45,7 +45,9 @@ uint32_t SpareArea::write_out(BlockId block) const {
   }
   uint32_t* words = m_words_table.get() + uint64_t(piece) * m_words_per_block;
   std::fill_n(words, m_words_per_block, kNone);
-  if (laid_out) {
+  if (laid_out && m_writer) {
+    m_writer(block, m_pages_by_layout[block], words);
+  } else if (laid_out) {
     const uint32_t plane = m_geometry.plane_of_block(block);
     const uint64_t planes = m_geometry.planes();
     const uint64_t upp = m_geometry.units_per_page;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -36,6 +37,11 @@ class SpareArea {
     std::vector<uint64_t> inserted_at;
     std::vector<Lun> inserted_key;
   };
+  // A scheme's own layout, for a format SequentialLayout cannot say (the Superblock FTL's maps):
+  // writes the words of the first `pages` pages of `block` into `words` (one page's words after
+  // another, every word kNone on entry). It must depend on nothing that changes after the fill,
+  // since a block may be written out long after, even after a power cut rebuilt the scheme.
+  using LayoutWriter = std::function<void(BlockId block, uint32_t pages, uint32_t* words)>;
 
   SpareArea(const Geometry& geometry, uint32_t words_per_page);
 
@@ -59,6 +65,8 @@ class SpareArea {
   // written now. set_layout() first.
   void fill_by_layout(BlockId block, uint32_t pages);
   void set_layout(SequentialLayout layout) { m_layout = std::move(layout); }
+  // Blocks laid out from now on take their words from `writer` instead of SequentialLayout.
+  void set_layout_writer(LayoutWriter writer) { m_writer = std::move(writer); }
 
   // The most blocks whose words were in memory at once: the table's part ever used, in blocks.
   uint64_t peak_blocks_in_memory() const { return m_pieces_used; }
@@ -90,6 +98,7 @@ class SpareArea {
   mutable uint64_t m_pieces_used = 0;              // pieces ever handed out: the next new one
   std::vector<uint16_t> m_pages_by_layout;         // per block laid out: its pages so laid out
   SequentialLayout m_layout;
+  LayoutWriter m_writer;
 };
 
 }  // namespace ssd::ftl

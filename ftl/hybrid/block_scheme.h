@@ -113,6 +113,7 @@ class BlockScheme : public MappingScheme {
     return MergeSource::copy(newest(lun));
   }
   void mark_valid(Lun lun) { m_valid.set(lun); }
+  void mark_valid_range(Lun first, uint32_t count) { m_valid.set_range(first, count); }
   // Bytes of the valid-unit bitmap, which every block-granular scheme holds.
   uint64_t valid_bitmap_bytes() const { return m_valid.memory_bytes(); }
 

@@ -56,6 +56,9 @@ class SuperblockFtl final : public SuperblockFrame {
   // Programs `page` with `token` as the newest page of `e`'s logical page at `offset`.
   uint32_t program_page(PageId page, const CacheEntry& e, uint32_t offset, Token token,
                         OpClass op_class, uint32_t after, OpClass written_as);
+  // A bulk fill's spare words (superblock_fill.cpp).
+  SpareArea::LayoutWriter fill_layout_writer(
+      std::shared_ptr<const FilledBlocks> filled) const override;
 
   SuperblockSpareLayout m_layout;
   uint32_t m_max_blocks;

@@ -34,10 +34,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "ftl/core/spare_area.h"
 #include "ftl/hybrid/block_scheme.h"
 #include "ftl/superblock_frame/data_information.h"
 
@@ -59,6 +61,14 @@ class SuperblockFrame : public BlockScheme {
 
   std::optional<double> cache_hit_ratio() const override;
   uint32_t blocks_held() const override;
+  // Preconditioning's sequential fill in bulk (frame_fill.cpp), for a scheme that can say a
+  // filled block's spare words (fill_layout_writer): each logical block the fill covers whole
+  // takes a fresh block on its superblock's home plane, its pages at their offsets, as the
+  // commands would; the spare words are laid out, not written, until something reads them
+  // (SpareArea::LayoutWriter). The last cache_entries logical blocks, and a last partial one, go
+  // through write_units(), so that the cache ends holding what the commands leave in it. Only
+  // while no plane could come near GC's reserve; false, having done nothing, otherwise.
+  bool fill_sequential(const SequentialFill& fill) override;
 
   uint32_t superblock_of(uint32_t lbn) const { return lbn / m_superblock_blocks; }
   const std::vector<BlockId>& blocks_of(uint32_t superblock) const {
@@ -115,6 +125,23 @@ class SuperblockFrame : public BlockScheme {
   virtual bool heads_map(PageId /*page*/) const { return true; }
   // Forgets the scheme's own figures (recovery's work is not the run's).
   virtual void reset_figures() {}
+  // What a bulk fill (fill_sequential) leaves, for the scheme's spare-word layout: per block the
+  // logical block it was filled with (kNone: none), per logical block its block (kNone: not laid
+  // out), and the write sequence number before the fill's first page. Never changed once the
+  // fill is done.
+  struct FilledBlocks {
+    std::vector<uint32_t> lbn_of_block;
+    std::vector<BlockId> block_of_lbn;
+    uint64_t first_sequence = 0;
+    uint32_t superblock_blocks = 0;
+  };
+  // The words of a block laid out by the fill, from `filled` (which fill_sequential() completes
+  // before any block is read): the spare words `pages_per_block` programs by write_units() would
+  // have left. None (the default): the scheme fills command by command.
+  virtual SpareArea::LayoutWriter fill_layout_writer(
+      std::shared_ptr<const FilledBlocks> /*filled*/) const {
+    return nullptr;
+  }
   // Copies `moves` (live pages of `e`'s logical block in victims, which are out of the
   // superblock's block list) into free pages of the superblock with their maps, updates `e`, the
   // PGD and the live counts, and returns the last program. Copies wait for `map_read`.

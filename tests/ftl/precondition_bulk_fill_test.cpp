@@ -20,6 +20,7 @@
 #include "ftl/nftl/nftl_settings.h"
 #include "ftl/page/page_settings.h"
 #include "ftl/scheme_registry.h"
+#include "ftl/superblock/superblock_settings.h"
 #include "rtl/model/vet_hash_model.h"
 #include "tests/ftl/served_alike.h"
 #include "tests/ftl/tiny_platform.h"
@@ -161,7 +162,7 @@ TEST(PreconditionBulkFill, EverySchemeEndsAsCommandByCommand) {
     compare(p, 0.7, 0.3, what + " 70 % aged");
     const bool has_bulk_path = scheme == "page" || scheme == "dac" || scheme == "block" ||
                                scheme == "nftl" || scheme == "fast" || scheme == "dftl" ||
-                               scheme == "vet" || scheme == "emt";
+                               scheme == "vet" || scheme == "emt" || scheme == "superblock";
     EXPECT_EQ(bulk, has_bulk_path) << scheme;
   }
 }
@@ -194,6 +195,33 @@ TEST(PreconditionBulkFill, BlockSchemesFillWholeLogicalBlocksInBulk) {
   s.cache = "lmt-scwr";
   s.cache_bytes = 16384;
   EXPECT_FALSE(compare(lmt, 1.0, 0.1, "nftl with LMT"));
+}
+
+// The Superblock FTL lays out every logical block the fill covers whole but the last
+// cache_entries ones, which it writes as the commands do so that its cache ends alike; the spare
+// words of the laid-out blocks (PBMT, PMD, PT and DI, bit for bit) are compared page by page.
+TEST(PreconditionBulkFill, SuperblockLaysOutAllButItsCachedLogicalBlocks) {
+  // Not a whole number of logical blocks: the last one's units go through write_units().
+  EXPECT_TRUE(compare(platform_of("superblock"), 0.613, 0.2, "superblock 61.3 % aged"));
+  // Other superblocks and groups: 2 logical blocks of 2 groups of 8 pages, at most 3 blocks.
+  config::PlatformConfig other = platform_of("superblock");
+  SuperblockSettings& s = other.ftl.settings.edit<SuperblockSettings>();
+  s.superblock_blocks = 2;
+  s.max_physical_blocks = 3;
+  s.groups_per_block = 2;
+  s.cache_entries = 5;
+  EXPECT_TRUE(compare(other, 1.0, 0.3, "superblock, 2 blocks of 2 groups"));
+  // A cache as large as the fill: every logical block through write_units().
+  config::PlatformConfig cached = platform_of("superblock");
+  cached.ftl.settings.edit<SuperblockSettings>().cache_entries = 100000;
+  EXPECT_FALSE(compare(cached, 0.5, 0.1, "superblock, the whole fill cached"));
+  // Power cuts (the flash journals every program): command by command.
+  EXPECT_FALSE(compare(platform_of("superblock"), 1.0, 0.1, "superblock, power loss", true));
+  // No room beyond GC's reserve: command by command.
+  config::PlatformConfig tight = platform_of("superblock");
+  tight.ftl.over_provisioning = 0.1;
+  tight.ftl.gc_threshold = 0.05;
+  compare(tight, 1.0, 0.1, "superblock, 10 % over-provisioning");
 }
 
 // The translation pages the CMT's evictions write fall among the data where the cache size puts
