@@ -19,6 +19,7 @@ class SpareBitWriter {
       throw std::logic_error("spare field value does not fit its width");
     }
     if (m_position + width > m_bits) throw std::logic_error("spare area overflow");
+    if (width == 0) return;  // touches no word (the position may be one past the last)
     // The field as it falls in a 64-bit window from its first word: at most two words.
     const uint32_t shift = m_position % 32;
     const uint64_t mask = ((uint64_t{1} << width) - 1) << shift;
@@ -46,6 +47,7 @@ class SpareBitReader {
 
   uint32_t get(uint32_t width) {
     if (width > 32 || m_position + width > m_bits) throw std::logic_error("spare area overrun");
+    if (width == 0) return 0;  // touches no word (the position may be one past the last)
     // The field's words as one 64-bit window (the second only when the field reaches into it).
     const uint32_t shift = m_position % 32;
     const uint32_t* word = m_words + m_position / 32;

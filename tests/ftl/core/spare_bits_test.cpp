@@ -89,6 +89,20 @@ TEST(SpareBits, WritingAFieldLeavesTheOtherBitsOfItsWordsAsTheyWere) {
   EXPECT_EQ(in.get(16), 0xF00Fu);  // bits 24-39
 }
 
+// A zero-width field at the end of a full area touches no word: the area is sized to its words
+// (a heap vector, so the sanitizer build catches a word read or written one past them).
+TEST(SpareBits, AZeroWidthFieldAtTheEndTouchesNothing) {
+  std::vector<uint32_t> words(1, 0);
+  SpareBitWriter out(words.data(), 1);
+  out.put(0xFFFFFFFFu, 32);
+  EXPECT_NO_THROW(out.put(0, 0));
+  EXPECT_EQ(out.position(), 32u);
+  SpareBitReader in(words.data(), 1);
+  EXPECT_EQ(in.get(32), 0xFFFFFFFFu);
+  EXPECT_EQ(in.get(0), 0u);
+  EXPECT_EQ(in.position(), 32u);
+}
+
 TEST(SpareBits, AValueTooWideForItsFieldIsRefused) {
   std::vector<uint32_t> words(2, 0);
   SpareBitWriter out(words.data(), 2);
