@@ -93,6 +93,9 @@ class LsbFtl final : public SuperblockFrame {
   uint32_t relocate(CacheEntry& e, std::vector<Move>& moves, uint32_t map_read) override;
   void write_units(uint32_t lbn, uint32_t first, const Token* tokens, uint32_t count,
                    uint32_t after) override;
+  // A bulk fill's spare words (lsb_fill.cpp).
+  SpareArea::LayoutWriter fill_layout_writer(
+      std::shared_ptr<const FilledBlocks> filled) const override;
 
   LsbSpare decoded(PageId page) const {
     return decode_lsb_spare(m_layout, m_geometry, page, m_backend.flash().spare(page));

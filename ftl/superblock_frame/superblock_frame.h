@@ -134,6 +134,11 @@ class SuperblockFrame : public BlockScheme {
     std::vector<BlockId> block_of_lbn;
     uint64_t first_sequence = 0;
     uint32_t superblock_blocks = 0;
+    uint32_t chunk_units = 0;  // the fill's command size (set before fill_layout_writer())
+    // The spare words, page after page, of the first logical block the fill's commands wrote
+    // after the laid-out ones (whole, into a fresh block of its own), for a scheme whose filled
+    // blocks' words differ only in their DI (the LSB FTL's, lsb_fill.cpp).
+    std::vector<uint32_t> sample_words;
   };
   // The words of a block laid out by the fill, from `filled` (which fill_sequential() completes
   // before any block is read): the spare words `pages_per_block` programs by write_units() would
@@ -223,6 +228,10 @@ class SuperblockFrame : public BlockScheme {
   // planes as logical blocks are in the other block schemes), or, for a scheme whose superblocks
   // span the device, the plane with the most free blocks (ties: the lowest).
   uint32_t plane_for(uint32_t sb) const;
+  // The planes reserve() would take the first `lbns` logical blocks' fresh blocks from, one each
+  // in order, on an untouched device (fill_sequential()); empty when one of them would come to
+  // GC's reserve.
+  std::vector<uint32_t> fill_planes(uint32_t lbns) const;
   // The free blocks `sb` can draw on: its home plane's, or every plane's.
   uint64_t free_blocks_for(uint32_t sb) const;
   CacheEntry& free_entry();

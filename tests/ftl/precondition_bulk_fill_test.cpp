@@ -17,6 +17,7 @@
 #include "ftl/dftl/dftl.h"
 #include "ftl/dftl/dftl_settings.h"
 #include "ftl/extent/extent_settings.h"
+#include "ftl/lsb/lsb_settings.h"
 #include "ftl/nftl/nftl_settings.h"
 #include "ftl/page/page_settings.h"
 #include "ftl/scheme_registry.h"
@@ -162,7 +163,8 @@ TEST(PreconditionBulkFill, EverySchemeEndsAsCommandByCommand) {
     compare(p, 0.7, 0.3, what + " 70 % aged");
     const bool has_bulk_path = scheme == "page" || scheme == "dac" || scheme == "block" ||
                                scheme == "nftl" || scheme == "fast" || scheme == "dftl" ||
-                               scheme == "vet" || scheme == "emt" || scheme == "superblock";
+                               scheme == "vet" || scheme == "emt" || scheme == "superblock" ||
+                               scheme == "lsb";
     EXPECT_EQ(bulk, has_bulk_path) << scheme;
   }
 }
@@ -222,6 +224,48 @@ TEST(PreconditionBulkFill, SuperblockLaysOutAllButItsCachedLogicalBlocks) {
   tight.ftl.over_provisioning = 0.1;
   tight.ftl.gc_threshold = 0.05;
   compare(tight, 1.0, 0.1, "superblock, 10 % over-provisioning");
+}
+
+// The LSB FTL lays out its logical blocks as the Superblock FTL does, each block's words the first
+// commands-written logical block's with the page's own DI (lsb_fill.cpp); its superblocks take
+// their blocks from the plane with the most free blocks. Compared bit for bit, page by page.
+TEST(PreconditionBulkFill, LsbLaysOutItsLogicalBlocksAsTheCommandsWriteThem) {
+  // Not a whole number of logical blocks: the last one's units go through write_units().
+  EXPECT_TRUE(compare(platform_of("lsb"), 0.613, 0.2, "lsb 61.3 % aged"));
+  // Superblocks of 2 logical blocks, 2 groups, 5 cache entries (lightly aged: with 0.3 of the
+  // capacity overwritten, simulated either way, GC runs out of room, docs/schemes.md).
+  config::PlatformConfig other = platform_of("lsb");
+  LsbSettings& s = other.ftl.settings.edit<LsbSettings>();
+  s.superblock_blocks = 2;
+  s.groups_per_block = 2;
+  s.cache_entries = 5;
+  EXPECT_TRUE(compare(other, 1.0, 0.05, "lsb, 2 blocks of 2 groups"));
+  // Blocks of 512 pages: two of the fill's 256-unit commands per logical block, so every block
+  // holds two write runs (two PMD pages) and the sample has them at the same offsets.
+  config::PlatformConfig long_blocks = platform_of("lsb");
+  long_blocks.nand.pages_per_block = 512;
+  long_blocks.nand.blocks_per_plane = 8;
+  long_blocks.nand.spare_bytes = 1024;
+  long_blocks.ftl.settings.edit<LsbSettings>().cache_entries = 3;
+  EXPECT_TRUE(compare(long_blocks, 1.0, 0.1, "lsb, 512-page blocks"));
+  // Blocks of 96 pages: the commands split logical blocks at different offsets, so no block's
+  // words stand for another's: command by command.
+  config::PlatformConfig uneven = platform_of("lsb");
+  uneven.nand.pages_per_block = 96;
+  uneven.nand.blocks_per_plane = 16;
+  uneven.nand.spare_bytes = 512;
+  uneven.ftl.settings.edit<LsbSettings>().cache_entries = 3;
+  EXPECT_FALSE(compare(uneven, 1.0, 0.1, "lsb, 96-page blocks"));
+  // A cache as large as the fill, and power cuts: command by command.
+  config::PlatformConfig cached = platform_of("lsb");
+  cached.ftl.settings.edit<LsbSettings>().cache_entries = 100000;
+  EXPECT_FALSE(compare(cached, 0.5, 0.1, "lsb, the whole fill cached"));
+  EXPECT_FALSE(compare(platform_of("lsb"), 1.0, 0.1, "lsb, power loss", true));
+  // No room beyond GC's reserve on every plane: command by command.
+  config::PlatformConfig tight = platform_of("lsb");
+  tight.ftl.over_provisioning = 0.1;
+  tight.ftl.gc_threshold = 0.05;
+  compare(tight, 1.0, 0.1, "lsb, 10 % over-provisioning");
 }
 
 // The translation pages the CMT's evictions write fall among the data where the cache size puts
