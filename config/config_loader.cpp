@@ -73,8 +73,7 @@ LoadedConfig load_config(const std::string& platform_path, const std::string& sc
   }
   const PreconditionConfig& pre = loaded.scenario.precondition;
   if (pre.aging == "sampled" && pre.fill_ratio > 0 && pre.overwrite_ratio > 0) {
-    if (auto problem = schemes.sampled_aging_problem(loaded.platform, pre.sample_dies,
-                                                     loaded.scenario.power.on())) {
+    if (auto problem = schemes.sampled_aging_problem(loaded.platform, pre.sample_dies)) {
       throw_error(origin_of(origins, problem->key, "(built-in platform defaults)"), problem->key,
                   problem->reason +
                       " (the scenario ages the device by sampling: "

@@ -30,11 +30,9 @@ class SchemeCatalog {
     return std::nullopt;
   }
   // Why the platform's device cannot be aged by sampling (precondition.aging = sampled) on a
-  // miniature of `sample_dies` dies, naming the key to change; none: it can. `power_cuts`: the
-  // scenario may cut power.
+  // miniature of `sample_dies` dies, naming the key to change; none: it can.
   virtual std::optional<KeyProblem> sampled_aging_problem(const PlatformConfig& /*platform*/,
-                                                          uint32_t /*sample_dies*/,
-                                                          bool /*power_cuts*/) const {
+                                                          uint32_t /*sample_dies*/) const {
     return std::nullopt;
   }
 };

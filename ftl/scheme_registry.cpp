@@ -103,8 +103,7 @@ class RegistryCatalog final : public config::SchemeCatalog {
   }
 
   std::optional<config::KeyProblem> sampled_aging_problem(const config::PlatformConfig& platform,
-                                                          uint32_t sample_dies,
-                                                          bool power_cuts) const override {
+                                                          uint32_t sample_dies) const override {
     const SchemeDescriptor& entry = scheme(platform.ftl.scheme);
     if (!entry.ages_by_sampling) {
       return config::KeyProblem{
@@ -112,13 +111,6 @@ class RegistryCatalog final : public config::SchemeCatalog {
           "the " + entry.name + " scheme cannot be aged by sampling (schemes that can: " +
               names_where([](const SchemeDescriptor& e) { return e.ages_by_sampling; }) +
               "); use simulated"};
-    }
-    if (power_cuts && !entry.ages_by_sampling_with_power_cuts) {
-      return config::KeyProblem{"precondition.aging",
-                                "the " + entry.name +
-                                    " scheme lays its aged blocks out without the sequence "
-                                    "numbers a power-cut recovery reads: use simulated aging, or "
-                                    "a scenario without power cuts"};
     }
     if (platform.ftl.placement == "static") {
       return config::KeyProblem{"ftl.placement",

@@ -16,10 +16,9 @@ SchemeDescriptor block_descriptor() {
   d.simulator_bytes = [](const config::PlatformConfig& p, const Geometry& g) {
     return logical_blocks(p) * sizeof(BlockId) + g.logical_units / 8;  // map, valid bits
   };
-  // Sampled aging lays the miniature's blocks out by role (ftl/hybrid/block_aged.cpp), without
-  // the sequence numbers a power-cut recovery reads.
+  // Sampled aging lays the miniature's blocks out by role (ftl/hybrid/block_aged.cpp), with the
+  // miniature's sequence numbers when power may be cut.
   d.ages_by_sampling = true;
-  d.ages_by_sampling_with_power_cuts = false;
   d.create = [](const SchemeContext& c) { return std::make_unique<BlockMapping>(c); };
   d.recover = [](const SchemeContext& c) { return BlockMapping::recovered(c); };
   d.recovery_spare_words = [](const Geometry&) { return BlockFlash::kRecoverySpareWords; };

@@ -54,6 +54,13 @@ struct AgedPlanes {
   // the other schemes.
   std::vector<uint32_t> block_lbns;
   std::vector<uint32_t> block_roles;
+  // The same schemes on a device that may lose power, whose miniature aged with the recovery
+  // words in its pages (BlockFlash, sequenced): per block, the allocation word its pages carry
+  // (its allocation sequence and appended bit; 0 for a block not allocated), and per programmed
+  // page (by slot, as slot_units) its program sequence where the scheme keeps one (FAST). Empty
+  // otherwise. Every copy's sequences keep the miniature's order (block_aged.cpp).
+  std::vector<uint32_t> block_allocations;
+  std::vector<uint32_t> page_sequences;
 
   uint32_t words_per_block() const { return (units_per_block + 63) / 64; }
   // The layouts' order (PageStore::lay_out_aged, BlockScheme::lay_out_aged): the device's plane

@@ -81,6 +81,11 @@ class MappingScheme {
   // having done nothing, when it cannot.
   virtual bool describe_aged_planes(AgedPlanes& /*planes*/) const { return false; }
   virtual bool lay_out_aged(const AgedLayout& /*layout*/) { return false; }
+  // Whether the layout continues the miniature's sequence numbers, so that a device that may
+  // lose power needs a miniature that may too (its pages then carry them): the block-granular
+  // schemes, whose aged blocks keep stale copies a recovery tells apart by them. The others lay
+  // their units out once each and number them afresh.
+  virtual bool lays_out_miniature_sequences() const { return false; }
 
   // A hint: a write or read of logical unit `lun` comes soon (preconditioning draws its random
   // overwrites ahead). A scheme may start loading what it will look up (its table entry), so the

@@ -23,7 +23,8 @@ AgedPlanes age_miniature_preparing(FtlDevice& device, const config::Precondition
                                    const std::function<void(double)>& progress) {
   std::thread prepare([&device] { device.scheme().expect_random_work(); });
   try {
-    AgedPlanes planes = age_miniature(device.platform(), config, progress);
+    AgedPlanes planes = age_miniature(device.platform(), config, progress,
+                                      device.scheme().lays_out_miniature_sequences());
     prepare.join();
     return planes;
   } catch (...) {

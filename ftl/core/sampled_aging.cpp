@@ -26,9 +26,10 @@ config::PlatformConfig miniature_platform(const config::PlatformConfig& platform
 
 AgedPlanes age_miniature(const config::PlatformConfig& platform,
                          const config::PreconditionConfig& config,
-                         const std::function<void(double)>& progress) {
+                         const std::function<void(double)>& progress, bool power_loss) {
   FtlDeviceOptions options;
   options.oracle = false;  // the device's own oracle learns the units it lays out
+  options.power_loss = power_loss;
   const SchemeDescriptor* scheme = find_scheme(platform.ftl.scheme);
   const config::PlatformConfig mini = miniature_platform(platform, config.sample_dies);
   FtlDevice miniature = scheme != nullptr && scheme->create_miniature

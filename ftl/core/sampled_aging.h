@@ -35,10 +35,12 @@ namespace ssd::ftl {
 config::PlatformConfig miniature_platform(const config::PlatformConfig& platform, uint32_t dies);
 
 // Fills and ages the miniature of `platform` as `config` asks (simulated, oracle off) and
-// describes its planes. `progress` as precondition()'s. Throws std::invalid_argument when the
-// platform's scheme cannot describe its planes.
+// describes its planes. `progress` as precondition()'s. `power_loss`: the miniature may lose
+// power (its flash keeps the recovery words and journals), for a device whose layout continues
+// its sequence numbers (MappingScheme::lays_out_miniature_sequences). Throws
+// std::invalid_argument when the platform's scheme cannot describe its planes.
 AgedPlanes age_miniature(const config::PlatformConfig& platform,
                          const config::PreconditionConfig& config,
-                         const std::function<void(double)>& progress = {});
+                         const std::function<void(double)>& progress = {}, bool power_loss = false);
 
 }  // namespace ssd::ftl

@@ -72,9 +72,6 @@ struct SchemeDescriptor {
   // (MappingScheme::describe_aged_planes, lay_out_aged), and why not with these settings, naming
   // the key to change (none: it can).
   bool ages_by_sampling = false;
-  // ... and on a device that may lose power, whose laid-out pages must carry the sequence
-  // numbers a recovery reads (the block-granular schemes lay theirs out without).
-  bool ages_by_sampling_with_power_cuts = true;
   std::function<std::optional<config::KeyProblem>(const config::PlatformConfig&)>
       sampled_aging_problem;
   // Builds the scheme of sampled aging's miniature, which is aged untimed and described, never

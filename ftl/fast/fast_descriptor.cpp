@@ -20,10 +20,9 @@ SchemeDescriptor fast_descriptor() {
     // Data-block map; each unit's newest log page; valid bits.
     return logical_blocks(p) * sizeof(BlockId) + g.logical_units * (sizeof(PageId) + 1);
   };
-  // Sampled aging lays the miniature's blocks out by role (ftl/hybrid/block_aged.cpp), without
-  // the sequence numbers a power-cut recovery reads.
+  // Sampled aging lays the miniature's blocks out by role (ftl/hybrid/block_aged.cpp), with the
+  // miniature's sequence numbers when power may be cut.
   d.ages_by_sampling = true;
-  d.ages_by_sampling_with_power_cuts = false;
   d.create = [](const SchemeContext& c) { return std::make_unique<FastFtl>(c); };
   // The block's allocation sequence (its top bit marking RW log blocks) and the page's program
   // sequence.

@@ -12,6 +12,7 @@
 // (FAST's RW log blocks, which take any logical block's updates) holds units of every copy, so
 // that merging it touches every die's logical blocks as after simulated aging (docs/ftl.md).
 #include <algorithm>
+#include <cstdint>
 #include <tuple>
 
 #include "ftl/core/content_token.h"
@@ -59,7 +60,7 @@ class LogicalBlockCopies {
 bool BlockScheme::describe_aged_planes(AgedPlanes& aged) const {
   const Geometry& g = m_geometry;
   std::vector<AgedRole> roles(g.blocks());
-  if (m_flash.sequenced() || !ages_by_sampling()) return false;
+  if (!ages_by_sampling()) return false;
   describe_roles(roles);
   const FlashArray& flash = m_backend.flash();
   aged.planes = g.planes();
@@ -73,15 +74,23 @@ bool BlockScheme::describe_aged_planes(AgedPlanes& aged) const {
   aged.slot_units.assign(uint64_t{g.blocks()} * g.pages_per_block, kNone);
   aged.block_lbns.resize(g.blocks());
   aged.block_roles.resize(g.blocks());
+  if (m_flash.sequenced()) aged.block_allocations.assign(g.blocks(), 0);
+  if (m_flash.page_sequenced())
+    aged.page_sequences.assign(uint64_t{g.blocks()} * g.pages_per_block, 0);
   for (BlockId block = 0; block < g.blocks(); ++block) {
     const uint32_t pages = flash.write_pointer(block);
     aged.programmed_pages[block] = static_cast<uint16_t>(pages);
     aged.erase_counts[block] = flash.erase_count(block);
     aged.block_lbns[block] = roles[block].lbn;
     aged.block_roles[block] = roles[block].role;
+    if (m_flash.sequenced() && roles[block].role != kNone) {
+      aged.block_allocations[block] = m_flash.allocation_word(block);
+    }
     for (uint32_t p = 0; p < pages; ++p) {
       const PageId page = m_flash.page(block, p);
-      if (m_flash.names_unit(page)) aged.slot_units[page] = m_flash.lun_in(page);
+      if (!m_flash.names_unit(page)) continue;
+      aged.slot_units[page] = m_flash.lun_in(page);
+      if (m_flash.page_sequenced()) aged.page_sequences[page] = m_flash.page_sequence_in(page);
     }
   }
   for (Lun lun = 0; lun < g.logical_units; ++lun) {
@@ -99,14 +108,40 @@ bool BlockScheme::lay_out_aged(const AgedLayout& layout) {
   FlashArray& flash = m_backend.flash();
   const uint32_t ppb = g.pages_per_block;
   const uint64_t mini_blocks = aged.programmed_pages.size();
-  if (m_flash.sequenced() || aged.planes == 0 || aged.planes % g.planes_per_die != 0 ||
-      g.planes() % aged.planes != 0 || aged.blocks_per_plane != g.blocks_per_plane ||
-      aged.units_per_block != ppb || aged.block_roles.size() != mini_blocks ||
-      aged.block_lbns.size() != mini_blocks || aged.slot_units.size() != mini_blocks * ppb ||
-      !m_flash.blocks().untouched() || fill.units > g.logical_units || !ages_by_sampling()) {
+  // A device that may lose power needs the miniature's sequences, and only it can take them.
+  const bool sequenced = m_flash.sequenced();
+  const bool page_sequenced = m_flash.page_sequenced();
+  if (sequenced != !aged.block_allocations.empty() ||
+      page_sequenced != !aged.page_sequences.empty() ||
+      (sequenced && aged.block_allocations.size() != mini_blocks) ||
+      (page_sequenced && aged.page_sequences.size() != mini_blocks * ppb) || aged.planes == 0 ||
+      aged.planes % g.planes_per_die != 0 || g.planes() % aged.planes != 0 ||
+      aged.blocks_per_plane != g.blocks_per_plane || aged.units_per_block != ppb ||
+      aged.block_roles.size() != mini_blocks || aged.block_lbns.size() != mini_blocks ||
+      aged.slot_units.size() != mini_blocks * ppb || !m_flash.blocks().untouched() ||
+      fill.units > g.logical_units || !ages_by_sampling()) {
     return false;
   }
   const LogicalBlockCopies copies(aged, g);
+  // Sequences with power cuts: the miniature's allocation s of a block in copy c becomes
+  // s x copies + c on the device, its program sequence q of a page holding copy c's unit
+  // q x copies + c. Within a copy (and between a copy's units and the shared log blocks holding
+  // them) they keep the miniature's order, which is all a recovery compares; no two blocks, nor
+  // two pages, share one. Both, and the device's next, must stay within their 31 and 32 bits.
+  uint64_t latest_allocation = 0, latest_page = 0;
+  for (const uint32_t word : aged.block_allocations) {
+    latest_allocation = std::max<uint64_t>(latest_allocation, word & ~BlockFlash::kAppendedBit);
+  }
+  for (const uint32_t sequence : aged.page_sequences) {
+    latest_page = std::max<uint64_t>(latest_page, sequence);
+  }
+  latest_allocation = (latest_allocation + 1) * copies.copies();
+  latest_page = (latest_page + 1) * copies.copies();
+  if (latest_allocation + 1 >= BlockFlash::kAppendedBit || latest_page >= UINT32_MAX) return false;
+  const auto allocation_in = [&](uint32_t word, uint32_t copy) {
+    return ((word & ~BlockFlash::kAppendedBit) * copies.copies() + copy) |
+           (word & BlockFlash::kAppendedBit);
+  };
   const uint32_t mini_lbns = static_cast<uint32_t>((aged.logical_units + ppb - 1) / ppb);
   // The miniature's logical blocks holding a role the device has once stay in copy 0 only.
   std::vector<bool> once_per_device(mini_lbns, false);
@@ -156,6 +191,9 @@ bool BlockScheme::lay_out_aged(const AgedLayout& layout) {
       if (role == kNone || (mini_lbn != kNone && lbn == kNone)) continue;  // left erased
       const uint32_t pages = aged.programmed_pages[source];
       adoptions.push_back({role, copy, block, lbn});
+      const uint32_t allocation =
+          sequenced ? allocation_in(aged.block_allocations[source], copy) : 0;
+      if (sequenced) m_flash.set_allocation_in_bulk(block, allocation);
       if (pages == 0) continue;
       const PageId first_page = g.first_page(block);
       uint32_t* spare = flash.spare_to_fill(first_page, pages);  // all kNone: written out erased
@@ -176,13 +214,20 @@ bool BlockScheme::lay_out_aged(const AgedLayout& layout) {
         if (unit_lbn == kNone) continue;  // stale, and of a logical block not laid out: no unit
         const Lun lun = unit_lbn * ppb + mini_lun % ppb;
         spare[uint64_t{p} * words] = lun;
+        if (sequenced) spare[uint64_t{p} * words + 1] = allocation;
+        if (page_sequenced) {
+          spare[uint64_t{p} * words + 2] = static_cast<uint32_t>(
+              uint64_t{aged.page_sequences[source * ppb + p]} * copies.copies() + unit_copy);
+        }
         if (tokens != nullptr) tokens[p] = token(lun);
         if (aged.valid(source, p)) newest.push_back({lun, first_page + p, role});
       }
       flash.program_in_bulk(block, pages);
     }
   }
-  m_flash.blocks().rebuild(flash);
+  // Free and taken blocks from the flash; allocations and programs go on after the layout's.
+  m_flash.rebuild(sequenced ? static_cast<uint32_t>(latest_allocation) : 0,
+                  page_sequenced ? static_cast<uint32_t>(latest_page) : 0);
   std::sort(adoptions.begin(), adoptions.end(), [](const Adoption& a, const Adoption& b) {
     return std::tie(a.role, a.copy, a.block) < std::tie(b.role, b.copy, b.block);
   });

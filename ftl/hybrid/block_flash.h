@@ -110,6 +110,10 @@ class BlockFlash {
     const FlashArray& flash = m_backend.flash();
     return flash.is_programmed(page) && flash.readable(page) && lun_in(page) != kNone;
   }
+  // The allocation word `block`'s pages carry (its sequence and appended bit; sequenced only).
+  uint32_t allocation_word(BlockId block) const { return m_allocated[block]; }
+  // Sampled aging's layout (block_aged.cpp): `block` was allocated with `word`.
+  void set_allocation_in_bulk(BlockId block, uint32_t word) { m_allocated[block] = word; }
   // After a cut: blocks with programmed pages are taken (the scheme erases those it does not
   // keep), the others free; allocations go on after `highest`, programs after `highest_page`.
   void rebuild(uint32_t highest, uint32_t highest_page = 0) {

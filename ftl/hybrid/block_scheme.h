@@ -86,6 +86,7 @@ class BlockScheme : public MappingScheme {
   };
   // Whether the scheme can be aged by sampling with its settings (by default not).
   virtual bool ages_by_sampling() const { return false; }
+  bool lays_out_miniature_sequences() const override { return m_flash.sequenced(); }
   // On the miniature: each held block's role, by block (the others stay kNone).
   virtual void describe_roles(std::vector<AgedRole>& /*roles*/) const {}
   // Whether a role is held once per device, not per logical block (FAST's sequential log block):

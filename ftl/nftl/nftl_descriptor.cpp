@@ -60,10 +60,9 @@ SchemeDescriptor nftl_descriptor() {
     return logical_blocks(p) * 4 * sizeof(BlockId) + g.logical_units / 8 +
            (s.cache == "none" ? 0 : 2 * s.cache_bytes);
   };
-  // Sampled aging lays the miniature's blocks out by role (ftl/hybrid/block_aged.cpp), without
-  // the sequence numbers a power-cut recovery reads.
+  // Sampled aging lays the miniature's blocks out by role (ftl/hybrid/block_aged.cpp), with the
+  // miniature's sequence numbers when power may be cut.
   d.ages_by_sampling = true;
-  d.ages_by_sampling_with_power_cuts = false;
   d.sampled_aging_problem =
       [](const config::PlatformConfig& p) -> std::optional<config::KeyProblem> {
     if (p.ftl.settings.get<NftlSettings>().cache == "none") return std::nullopt;

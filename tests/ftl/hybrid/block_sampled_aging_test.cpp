@@ -18,6 +18,7 @@
 #include "ftl/fast/fast_ftl.h"
 #include "ftl/hybrid/block_scheme.h"
 #include "tests/ftl/hybrid/block_scheme_fixture.h"
+#include "tests/ftl/power/power_cut_rig.h"
 #include "tests/ftl/scheme_workloads.h"
 #include "tests/ftl/tiny_platform.h"
 
@@ -159,6 +160,47 @@ TEST_P(BlockSampledAging, AgesAsSimulatedAgingDoes) {
   const double by_simulation = gc_per_write("simulated");
   EXPECT_NEAR(by_sampling / by_simulation, 1.0, 0.03)
       << "sampled " << by_sampling << ", simulated " << by_simulation;
+}
+
+// A device that may lose power is laid out with the miniature's sequence numbers (allocations,
+// and FAST's program sequences), each copy's kept in the miniature's order: a cut right after the
+// aging finds every unit where the layout put it (the layout of a device that cannot lose power),
+// and cuts among the random commands that follow lose nothing durable.
+TEST_P(BlockSampledAging, ADeviceThatMayLosePowerRecoversFromTheLayout) {
+  const config::PlatformConfig platform = aging_platform(GetParam());
+  FtlDevice device(platform, testing::power_options());
+  ASSERT_TRUE(precondition(device, half_overwritten()).aged_by_sampling);
+  ASSERT_NO_FATAL_FAILURE(testing::check_block_scheme(device));
+  const Geometry& g = device.geometry();
+  std::vector<PageId> laid_out(g.logical_units);
+  for (Lun lun = 0; lun < g.logical_units; ++lun) laid_out[lun] = block_scheme(device).peek(lun);
+  // The same as the layout without power cuts, but for the sequences in the spare areas.
+  FtlDevice plain(platform, FtlDeviceOptions{});
+  ASSERT_TRUE(precondition(plain, half_overwritten()).aged_by_sampling);
+  uint64_t elsewhere = 0;
+  for (Lun lun = 0; lun < g.logical_units; ++lun) {
+    elsewhere += block_scheme(plain).peek(lun) != laid_out[lun];
+  }
+  EXPECT_EQ(elsewhere, 0u);
+
+  testing::PowerCutRig rig(device, 5);
+  DurabilityCheck::Verdict verdict = rig.cut_at(1);
+  EXPECT_EQ(verdict.lost_durable, 0u) << verdict.first_loss;
+  EXPECT_EQ(verdict.current, g.logical_units);
+  ASSERT_NO_FATAL_FAILURE(testing::check_block_scheme(device));
+  uint64_t moved = 0;  // units the recovery found elsewhere than the layout put them
+  for (Lun lun = 0; lun < g.logical_units; ++lun) {
+    moved += block_scheme(device).peek(lun) != laid_out[lun];
+  }
+  EXPECT_EQ(moved, 0u);
+  for (int cut = 0; cut < 10; ++cut) {
+    ASSERT_EQ(rig.run_random(1500), 0u)
+        << "cut " << cut << ": " << device.oracle()->first_mismatch();
+    verdict = rig.cut();
+    ASSERT_EQ(verdict.lost_durable, 0u) << "cut " << cut << ": " << verdict.first_loss;
+    ASSERT_NO_FATAL_FAILURE(testing::check_block_scheme(device));
+  }
+  EXPECT_GT(device.stats().gc_erases, 0u);
 }
 
 // FAST's random-write log blocks are one list for the device, oldest first (the victim of its
