@@ -199,6 +199,21 @@ TEST(PreconditionBulkFill, BlockSchemesFillWholeLogicalBlocksInBulk) {
   EXPECT_FALSE(compare(lmt, 1.0, 0.1, "nftl with LMT"));
 }
 
+// Where the superblock frame's fill goes command by command: a cache as large as the fill (every
+// logical block through write_units()), power cuts (the flash journals every program), and a
+// device with no room beyond GC's reserve (compared, whichever way it goes).
+template <class Settings>
+void expect_frame_falls_back(const std::string& scheme) {
+  config::PlatformConfig cached = platform_of(scheme);
+  cached.ftl.settings.edit<Settings>().cache_entries = 100000;
+  EXPECT_FALSE(compare(cached, 0.5, 0.1, scheme + ", the whole fill cached"));
+  EXPECT_FALSE(compare(platform_of(scheme), 1.0, 0.1, scheme + ", power loss", true));
+  config::PlatformConfig tight = platform_of(scheme);
+  tight.ftl.over_provisioning = 0.1;
+  tight.ftl.gc_threshold = 0.05;
+  compare(tight, 1.0, 0.1, scheme + ", 10 % over-provisioning");
+}
+
 // The Superblock FTL lays out every logical block the fill covers whole but the last
 // cache_entries ones, which it writes as the commands do so that its cache ends alike; the spare
 // words of the laid-out blocks (PBMT, PMD, PT and DI, bit for bit) are compared page by page.
@@ -213,17 +228,7 @@ TEST(PreconditionBulkFill, SuperblockLaysOutAllButItsCachedLogicalBlocks) {
   s.groups_per_block = 2;
   s.cache_entries = 5;
   EXPECT_TRUE(compare(other, 1.0, 0.3, "superblock, 2 blocks of 2 groups"));
-  // A cache as large as the fill: every logical block through write_units().
-  config::PlatformConfig cached = platform_of("superblock");
-  cached.ftl.settings.edit<SuperblockSettings>().cache_entries = 100000;
-  EXPECT_FALSE(compare(cached, 0.5, 0.1, "superblock, the whole fill cached"));
-  // Power cuts (the flash journals every program): command by command.
-  EXPECT_FALSE(compare(platform_of("superblock"), 1.0, 0.1, "superblock, power loss", true));
-  // No room beyond GC's reserve: command by command.
-  config::PlatformConfig tight = platform_of("superblock");
-  tight.ftl.over_provisioning = 0.1;
-  tight.ftl.gc_threshold = 0.05;
-  compare(tight, 1.0, 0.1, "superblock, 10 % over-provisioning");
+  expect_frame_falls_back<SuperblockSettings>("superblock");
 }
 
 // The LSB FTL lays out its logical blocks as the Superblock FTL does, each block's words the first
@@ -240,32 +245,22 @@ TEST(PreconditionBulkFill, LsbLaysOutItsLogicalBlocksAsTheCommandsWriteThem) {
   s.groups_per_block = 2;
   s.cache_entries = 5;
   EXPECT_TRUE(compare(other, 1.0, 0.05, "lsb, 2 blocks of 2 groups"));
+  // LSB on blocks of `pages` pages (`blocks` a plane, spare areas of `spare_bytes`).
+  const auto with_blocks = [](uint32_t pages, uint32_t blocks, uint32_t spare_bytes) {
+    config::PlatformConfig p = platform_of("lsb");
+    p.nand.pages_per_block = pages;
+    p.nand.blocks_per_plane = blocks;
+    p.nand.spare_bytes = spare_bytes;
+    p.ftl.settings.edit<LsbSettings>().cache_entries = 3;
+    return p;
+  };
   // Blocks of 512 pages: two of the fill's 256-unit commands per logical block, so every block
   // holds two write runs (two PMD pages) and the sample has them at the same offsets.
-  config::PlatformConfig long_blocks = platform_of("lsb");
-  long_blocks.nand.pages_per_block = 512;
-  long_blocks.nand.blocks_per_plane = 8;
-  long_blocks.nand.spare_bytes = 1024;
-  long_blocks.ftl.settings.edit<LsbSettings>().cache_entries = 3;
-  EXPECT_TRUE(compare(long_blocks, 1.0, 0.1, "lsb, 512-page blocks"));
+  EXPECT_TRUE(compare(with_blocks(512, 8, 1024), 1.0, 0.1, "lsb, 512-page blocks"));
   // Blocks of 96 pages: the commands split logical blocks at different offsets, so no block's
   // words stand for another's: command by command.
-  config::PlatformConfig uneven = platform_of("lsb");
-  uneven.nand.pages_per_block = 96;
-  uneven.nand.blocks_per_plane = 16;
-  uneven.nand.spare_bytes = 512;
-  uneven.ftl.settings.edit<LsbSettings>().cache_entries = 3;
-  EXPECT_FALSE(compare(uneven, 1.0, 0.1, "lsb, 96-page blocks"));
-  // A cache as large as the fill, and power cuts: command by command.
-  config::PlatformConfig cached = platform_of("lsb");
-  cached.ftl.settings.edit<LsbSettings>().cache_entries = 100000;
-  EXPECT_FALSE(compare(cached, 0.5, 0.1, "lsb, the whole fill cached"));
-  EXPECT_FALSE(compare(platform_of("lsb"), 1.0, 0.1, "lsb, power loss", true));
-  // No room beyond GC's reserve on every plane: command by command.
-  config::PlatformConfig tight = platform_of("lsb");
-  tight.ftl.over_provisioning = 0.1;
-  tight.ftl.gc_threshold = 0.05;
-  compare(tight, 1.0, 0.1, "lsb, 10 % over-provisioning");
+  EXPECT_FALSE(compare(with_blocks(96, 16, 512), 1.0, 0.1, "lsb, 96-page blocks"));
+  expect_frame_falls_back<LsbSettings>("lsb");
 }
 
 // The translation pages the CMT's evictions write fall among the data where the cache size puts
