@@ -138,8 +138,13 @@ bool ExtentFtl::fill_sequential(const SequentialFill& fill) {
   // there are at most as many runs as chunks.
   const bool ordered = m_mapped_end == 0 && !m_backend.recording();
   if (ordered) m_map->begin_ordered_fill(chunks);
+  // A run is mapped once the next chunk does not continue it or its command ends: the same
+  // map_extent() calls, in the same order, as write() makes at each command's end.
+  const uint32_t chunks_per_command = fill.chunk_units / chunk;
   uint32_t s = 0;     // chunk k's stripe position, k % planes
   uint64_t past = 0;  // the slots its plane gave the chunks before it, (k / planes) * chunk
+  uint32_t left_in_command = chunks_per_command;
+  Extent run{0, 0, kNone};  // length 0: none open
   for (uint64_t k = 0; k < chunks; ++k) {
     const auto lun = static_cast<Lun>(k * chunk);
     const SlotId slot = plane_start[s] + static_cast<SlotId>(past);
@@ -147,15 +152,16 @@ bool ExtentFtl::fill_sequential(const SequentialFill& fill) {
       s = 0;
       past += chunk;
     }
-    if (!m_pending.empty() && m_pending.back().end() == lun &&
-        m_pending.back().slot + m_pending.back().length == slot) {
-      m_pending.back().length += chunk;
+    if (run.length != 0 && run.slot + run.length == slot) {  // run.end() == lun: the chunk before
+      run.length += chunk;
     } else {
-      m_pending.push_back({lun, chunk, slot});
+      if (run.length != 0) map_extent(run, /*free_displaced=*/true);
+      run = {lun, chunk, slot};
     }
-    if ((lun + chunk) % fill.chunk_units == 0) {  // the command's last chunk
-      for (const Extent& run : m_pending) map_extent(run, /*free_displaced=*/true);
-      m_pending.clear();
+    if (--left_in_command == 0) {  // the command's last chunk
+      map_extent(run, /*free_displaced=*/true);
+      run.length = 0;
+      left_in_command = chunks_per_command;
     }
   }
   if (ordered) m_map->end_ordered_fill();

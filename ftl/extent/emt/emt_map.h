@@ -33,7 +33,12 @@ class EmtMap final : public ExtentMap {
   uint32_t insert_unmapped(const Extent& extent) override;
   // Makes room in the tree's pool for two nodes an extent: the fill's, one an extent, and as many
   // again for the run after it before the pool grows (growing copies it into twice its room).
-  void begin_ordered_fill(uint64_t extents) override { m_tree.reserve_more(2 * extents); }
+  // The fill's appends are linked at its end, in one pass (ExtentTree::begin_appends).
+  void begin_ordered_fill(uint64_t extents) override {
+    m_tree.reserve_more(2 * extents);
+    m_tree.begin_appends();
+  }
+  void end_ordered_fill() override { m_tree.end_appends(); }
   void erase(Lun lun, uint32_t length, std::vector<Extent>& displaced) override;
   SlotId slot_of(Lun lun) override;
 

@@ -214,6 +214,19 @@ uint32_t ExtentTree::insert(Lun start, uint32_t length, SlotId slot) {
 }
 
 uint32_t ExtentTree::append(Lun start, uint32_t length, SlotId slot) {
+  if (m_deferring) {
+    if (m_last != kNil && start <= m_links[m_last].start) {
+      throw std::logic_error("extent tree: a deferred append at or below the largest start");
+    }
+    populate_next_piece(m_links);  // room was made for the fill (reserve_more)
+    populate_next_piece(m_data);
+    const uint32_t z = allocate();  // no node was ever freed: z is one past the last
+    m_links[z] = Links{start, kNil, kNil, kNil};
+    m_data[z] = Data{length, slot};
+    m_last = z;
+    ++m_size;
+    return z;
+  }
   if (m_last == kNil && m_root != kNil) {
     const uint64_t counted = m_cpu.tree_nodes;
     m_last = last();
@@ -229,6 +242,101 @@ uint32_t ExtentTree::append(Lun start, uint32_t length, SlotId slot) {
   ++m_size;
   insert_fixup(z);
   return z;
+}
+
+void ExtentTree::begin_appends() {
+  m_deferring = m_root == kNil && m_free == kNil && m_links.size() == 1;
+}
+
+void ExtentTree::end_appends() {
+  if (!m_deferring) return;
+  m_deferring = false;
+  link_ascending();
+}
+
+namespace {
+
+// tree(n) below: the number of j >= 0 with 5 * 2^j - 2 <= n; its root's left subtree has
+// 2^k - 1 nodes.
+uint32_t spine_order(uint64_t n) {
+  uint32_t k = 0;
+  while (5 * (uint64_t{1} << k) - 2 <= n) ++k;
+  return k;
+}
+
+// tree(n) with n < 3 * 2^k - 2: its root's two children are red.
+bool red_children(uint64_t n, uint32_t k) { return n < 3 * (uint64_t{1} << k) - 2; }
+
+// Black nodes on each path from tree(n)'s (black) root down, nil not counted.
+uint32_t black_height(uint64_t n) {
+  if (n == 0) return 0;
+  const uint32_t k = spine_order(n);
+  return red_children(n, k) ? k : k + 1;
+}
+
+}  // namespace
+
+// Inserting n ascending starts into an empty tree (insert() or append(), CLRS's fix-up) leaves a
+// shape with a closed form, tree(n), found by running the insertion and checked against it for
+// every n up to 3,000 and for larger ones sampled (extent_tree_test.cpp checks it on every run):
+//  - With k = spine_order(n), the root is the (2^k)th node; its left subtree is the perfect tree
+//    of the 2^k - 1 nodes before it, its right subtree tree(n - 2^k) of the nodes after it. So
+//    the right spine is the roots of tree(n), tree(n - 2^k), ..., each with a perfect tree on
+//    its left.
+//  - Every node is black but these: when red_children(n, k), the roots of both subtrees;
+//    otherwise the right subtree's root when its black height is k + 1, one more than the left
+//    subtree's (it is k or k + 1).
+// The nodes are 1 .. n in start order (appended to a fresh pool), so each link is computed, not
+// searched for, and every node is written once.
+void ExtentTree::link_ascending() {
+  uint64_t n = m_size;
+  uint32_t first = 1;  // the first node of tree(n)
+  uint32_t parent = kNil;
+  bool red = false;  // tree(n)'s root
+  m_root = kNil;
+  while (n > 0) {
+    const uint32_t k = spine_order(n);
+    const uint64_t half = uint64_t{1} << k;
+    const uint32_t root = first + static_cast<uint32_t>(half - 1);
+    const bool red_pair = red_children(n, k);
+    const uint64_t rest = n - half;
+    Links& node = m_links[root];
+    node.left = k == 0 ? kNil : first + static_cast<uint32_t>((half >> 1) - 1);
+    node.right = kNil;  // set when its subtree's root is linked
+    node.parent_red = parent | (red ? kRedBit : 0);
+    if (parent == kNil) {
+      m_root = root;
+    } else {
+      m_links[parent].right = root;
+    }
+    link_perfect(first, k, root, red_pair);
+    red = rest > 0 && (red_pair || black_height(rest) == k + 1);
+    parent = root;
+    first = root + 1;
+    n = rest;
+  }
+}
+
+// The perfect tree of the 2^height - 1 nodes from `first`, black but for its root when red_top,
+// hung under `parent`. In-order position x (1-based) has height j where 2^j is x's lowest set
+// bit; its children are x -/+ 2^(j - 1), its parent x - 2^j when bit j + 1 of x is set (it is a
+// right child), x + 2^j otherwise.
+void ExtentTree::link_perfect(uint32_t first, uint32_t height, uint32_t parent, bool red_top) {
+  if (height == 0) return;
+  const uint64_t top = uint64_t{1} << (height - 1);
+  const uint64_t count = 2 * top - 1;
+  const uint64_t before = first - 1;  // node of position x: before + x
+  for (uint64_t x = 1; x <= count; ++x) {
+    const uint64_t low = x & (~x + 1);
+    Links& node = m_links[before + x];
+    node.left = low == 1 ? kNil : static_cast<uint32_t>(before + x - low / 2);
+    node.right = low == 1 ? kNil : static_cast<uint32_t>(before + x + low / 2);
+    if (x == top) {
+      node.parent_red = parent | (red_top ? kRedBit : 0);
+    } else {
+      node.parent_red = static_cast<uint32_t>(before + ((x & (low << 1)) != 0 ? x - low : x + low));
+    }
+  }
 }
 
 // Parent and grandparent are on the insertion's descent path; the uncle is the node it adds.

@@ -57,6 +57,15 @@ class ExtentTree {
   // as insert() makes; its descent is not counted (for untimed work: a sequential fill).
   // `start` at or below the largest start: insert().
   uint32_t append(Lun start, uint32_t length, SlotId slot);
+  // A run of append() calls into a tree never used before, linked at once (a sequential fill):
+  // between the two calls the caller makes only append() calls, each start above the one
+  // before (std::logic_error otherwise), and asks nothing else of the tree. append() then only
+  // stores the node; end_appends() links them all into the very tree the appends one by one
+  // build, in one pass (link_ascending). Nothing is counted. On a tree that has held a node the
+  // appends are made one by one, as without the calls (a freed node would be reused out of
+  // order).
+  void begin_appends();
+  void end_appends();
   // Room for `nodes` more nodes without the pool growing (growing by doubling copies the pool and
   // faults in twice its pages; room not used costs address space only). Only a help: room the
   // allocator refuses is not taken.
@@ -123,6 +132,8 @@ class ExtentTree {
   void rotate_left(uint32_t x);
   void rotate_right(uint32_t x);
   void insert_fixup(uint32_t z);
+  void link_ascending();
+  void link_perfect(uint32_t first, uint32_t height, uint32_t parent, bool red_top);
   void transplant(uint32_t u, uint32_t v);
   void erase_fixup(uint32_t x);
 
@@ -132,7 +143,8 @@ class ExtentTree {
   uint32_t m_root = kNil;
   uint32_t m_free = kNil;  // first unused node, linked through parent_red
   uint32_t m_size = 0;
-  uint32_t m_last = kNil;  // the node with the largest start; kNil: not known (or empty)
+  uint32_t m_last = kNil;    // the node with the largest start; kNil: not known (or empty)
+  bool m_deferring = false;  // between begin_appends() and end_appends(), nodes unlinked
 };
 
 }  // namespace ssd::ftl

@@ -273,5 +273,86 @@ TEST(ExtentTree, AppendBuildsTheTreeInsertBuilds) {
   }
 }
 
+// Every node's links and colour, and the root, the same in both trees.
+void expect_same_tree(const ExtentTree& a, const ExtentTree& b, uint32_t nodes) {
+  ASSERT_EQ(a.size(), b.size());
+  ASSERT_EQ(a.root(), b.root()) << nodes << " nodes";
+  for (uint32_t n = 1; n <= nodes; ++n) {
+    ASSERT_EQ(a.start(n), b.start(n)) << "node " << n << " of " << nodes;
+    ASSERT_EQ(a.left(n), b.left(n)) << "node " << n << " of " << nodes;
+    ASSERT_EQ(a.right(n), b.right(n)) << "node " << n << " of " << nodes;
+    ASSERT_EQ(a.parent(n), b.parent(n)) << "node " << n << " of " << nodes;
+    ASSERT_EQ(a.red(n), b.red(n)) << "node " << n << " of " << nodes;
+  }
+}
+
+// Appends deferred and linked at once (link_ascending's closed form) build the tree append()
+// builds one by one, for every count up to 3,000 and some up to a million, and count nothing.
+TEST(ExtentTree, DeferredAppendsBuildTheTreeAppendsBuild) {
+  CpuWork one_cpu;
+  ExtentTree one_by_one(one_cpu);
+  std::vector<uint32_t> counts;
+  for (uint32_t n = 0; n <= 3000; ++n) counts.push_back(n);
+  for (const uint32_t n : {4093u, 5118u, 10237u, 40958u, 65535u, 98301u, 655358u, 1000003u}) {
+    counts.push_back(n);
+  }
+  uint32_t appended = 0;
+  for (const uint32_t n : counts) {
+    for (; appended < n; ++appended) one_by_one.append(3 * appended + 1, 2, appended);
+    CpuWork cpu;
+    ExtentTree deferred(cpu);
+    deferred.begin_appends();
+    for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(deferred.append(3 * i + 1, 2, i), i + 1);
+    deferred.end_appends();
+    EXPECT_EQ(cpu.tree_nodes, 0u);
+    expect_same_tree(deferred, one_by_one, n);
+    if (n % 500 == 0 || n > 3000) {
+      ASSERT_EQ(deferred.check(), "") << n << " nodes";
+    }
+  }
+  // After it, the tree is a tree like any other: appends and erases go on as on the other.
+  CpuWork cpu;
+  ExtentTree deferred(cpu);
+  deferred.begin_appends();
+  for (uint32_t i = 0; i < appended; ++i) deferred.append(3 * i + 1, 2, i);
+  deferred.end_appends();
+  for (uint32_t i = appended; i < appended + 100; ++i) {
+    deferred.append(3 * i + 1, 2, i);
+    one_by_one.append(3 * i + 1, 2, i);
+  }
+  deferred.erase(deferred.find(1));
+  one_by_one.erase(one_by_one.find(1));
+  EXPECT_EQ(deferred.last(), one_by_one.last());
+  expect_same_tree(deferred, one_by_one, appended + 100);
+}
+
+// A tree that has held a node appends one by one (its freed nodes are reused out of start
+// order), and a deferred append must be above the one before.
+TEST(ExtentTree, DeferredAppendsNeedAFreshTreeAndRisingStarts) {
+  CpuWork cpu_a, cpu_b;
+  ExtentTree used(cpu_a), fresh(cpu_b);
+  used.erase(used.insert(100, 1, 0));
+  used.begin_appends();
+  fresh.begin_appends();
+  for (uint32_t i = 0; i < 50; ++i) {
+    used.append(i + 1, 1, i);
+    fresh.append(i + 1, 1, i);
+  }
+  EXPECT_EQ(used.check(), "");  // linked as it went
+  EXPECT_GT(cpu_a.tree_nodes, 0u);
+  used.end_appends();
+  fresh.end_appends();
+  EXPECT_EQ(used.check(), "");
+  EXPECT_EQ(fresh.check(), "");
+  EXPECT_EQ(used.height(), fresh.height());
+
+  CpuWork cpu;
+  ExtentTree tree(cpu);
+  tree.begin_appends();
+  tree.append(10, 1, 0);
+  EXPECT_THROW(tree.append(10, 1, 1), std::logic_error);
+  EXPECT_THROW(tree.append(3, 1, 1), std::logic_error);
+}
+
 }  // namespace
 }  // namespace ssd::ftl
