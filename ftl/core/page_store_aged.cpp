@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "ftl/core/aged_planes.h"
+#include "ftl/core/aged_unit_interleave.h"
 #include "ftl/core/grouped_stores.h"
 #include "ftl/core/page_store.h"
 #include "ftl/core/random.h"
@@ -56,6 +58,48 @@ AgedPlanes PageStore::describe_planes(const std::vector<SlotId>& table,
   return aged;
 }
 
+namespace {
+
+// The device's units below `units` that no copy of an interleaved layout holds, ascending. Every
+// copy lays out every valid slot of every miniature block once (each device plane copies a
+// miniature plane's blocks in a shuffled order, aged_planes.h), so device unit d is held exactly
+// when the miniature unit it copies is in a valid slot: that is worked out on the miniature's
+// units, a bit each, and read back for each copy in turn. Setting a device-wide bit per unit laid
+// out instead was a store to a random word of a 16 MB table per unit, most of the layout's time
+// for VET on MQSim's device (`perf`).
+void left_by_interleave(const AgedPlanes& aged, uint32_t units_per_page, uint64_t units,
+                        const AgedUnitInterleave& interleave, std::vector<Lun>& left) {
+  const uint64_t units_per_block = aged.units_per_block;
+  const uint64_t miniature_units = aged.logical_units;
+  std::vector<uint64_t> held((miniature_units + 63) / 64, 0);
+  for (uint64_t block = 0; block < aged.programmed_pages.size(); ++block) {
+    const uint32_t laid_out = uint32_t{aged.programmed_pages[block]} * units_per_page;
+    for (uint32_t u = 0; u < laid_out; ++u) {  // the slots lay_out_aged gives a unit
+      if (!aged.valid(block, u) || aged.scheme_page(block, u)) continue;
+      const Lun unit = aged.slot_units[block * units_per_block + u];
+      if (unit == kNone) continue;
+      if (unit >= miniature_units) {
+        throw std::logic_error("sampled aging: a miniature slot names unit " +
+                               std::to_string(unit) + " past its logical units");
+      }
+      held[unit / 64] |= uint64_t{1} << (unit % 64);
+    }
+  }
+  // Device unit (k * copies + c) * chunk + o is copy c's of miniature unit k * chunk + o.
+  const uint64_t chunk = interleave.chunk_units;
+  uint64_t device = 0;
+  for (uint64_t first = 0; device < units; first += chunk) {
+    for (uint32_t copy = 0; copy < interleave.copies && device < units; ++copy) {
+      for (uint64_t unit = first; unit < first + chunk && device < units; ++unit, ++device) {
+        const bool is_held = unit < miniature_units && (held[unit / 64] >> (unit % 64) & 1u) != 0;
+        if (!is_held) left.push_back(static_cast<Lun>(device));
+      }
+    }
+  }
+}
+
+}  // namespace
+
 bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t seed, SlotId* table,
                              const std::function<Token(Lun)>& token, std::vector<Lun>& left,
                              const AgedLayoutOptions& options) {
@@ -94,11 +138,10 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
   // The units in their valid slots, plane by plane, each plane's blocks in a shuffled order: a
   // seeded permutation gives the k-th valid slot its unit. Each unit's table entry is a store to
   // a random place in a table of hundreds of MB: they are made in groups (grouped_stores.h).
-  // With an interleave, the unit a slot takes is its copy of the miniature's (a bit per unit
-  // says which took a slot) and the permutation is not used.
+  // With an interleave, the unit a slot takes is its copy of the miniature's (those no copy
+  // takes are found from the miniature: left_by_interleave) and the permutation is not used.
   RandomPermutation order(interleave != nullptr ? 0 : units, seed);
   const auto next_unit = [&] { return static_cast<Lun>(order.next()); };
-  std::vector<uint64_t> taken(interleave != nullptr ? (units + 63) / 64 : 0, 0);
   // Copy 0's unit in each of the miniature's slots (every copy's is a multiple of a chunk
   // further), worked out once for the copies to share.
   std::vector<uint64_t> first_copy_unit;
@@ -153,7 +196,6 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
           const uint64_t unit = first_copy_unit[source * units_per_block + u] + copy_offset;
           if (unit >= units) continue;
           lun = static_cast<Lun>(unit);
-          taken[lun / 64] |= uint64_t{1} << (lun % 64);
         } else {
           if (placed == units) continue;
           lun = next_unit();
@@ -176,9 +218,7 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
   }
   table_stores.flush();
   if (interleave != nullptr) {
-    for (Lun lun = 0; lun < units; ++lun) {
-      if ((taken[lun / 64] >> (lun % 64) & 1u) == 0) left.push_back(lun);
-    }
+    left_by_interleave(aged, upp, units, *interleave, left);
   } else {
     for (; placed < units; ++placed) left.push_back(next_unit());
   }

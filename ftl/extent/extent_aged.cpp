@@ -71,35 +71,38 @@ bool ExtentFtl::lay_out_aged(const AgedLayout& layout) {
     return false;
   }
 
-  // Where each copy put each of the miniature's blocks.
+  // The first slot of the block where each copy put each of the miniature's blocks, indexed by
+  // miniature block, then copy: a run's copies are mapped one after another, and so read one or
+  // two cache lines here rather than one each, 16 KiB apart, which `perf` had as nearly all of
+  // the loop below's own time.
+  const uint32_t copies = interleave.copies;
   const uint64_t miniature_blocks = uint64_t{aged.planes} * aged.blocks_per_plane;
-  std::vector<BlockId> image(uint64_t{interleave.copies} * miniature_blocks, kNone);
+  std::vector<SlotId> image(miniature_blocks * copies, kNone);
   for (BlockId block = 0; block < copied_from.size(); ++block) {
     const uint32_t copy = m_geometry.plane_of_block(block) / aged.planes;
-    image[copy * miniature_blocks + copied_from[block]] = block;
+    image[uint64_t{copied_from[block]} * copies + copy] =
+        m_geometry.first_slot(m_geometry.first_page(block));
   }
-  const uint32_t units_per_block = aged.units_per_block;
-  const auto device_slot = [&](uint32_t copy, SlotId slot) {
-    const BlockId block = image[copy * miniature_blocks + slot / units_per_block];
-    return m_geometry.first_slot(m_geometry.first_page(block)) + slot % units_per_block;
-  };
 
   // Each chunk of the miniature's runs, then each copy of it: the device's units ascending, so
   // the map takes them as an ordered fill.
   const std::vector<Extent> runs = miniature_runs(aged, chunk);
+  const uint32_t units_per_block = aged.units_per_block;
   const bool ordered = !m_backend.recording();
-  if (ordered) m_map->begin_ordered_fill(uint64_t{runs.size()} * interleave.copies);
+  if (ordered) m_map->begin_ordered_fill(uint64_t{runs.size()} * copies);
   for (size_t first = 0; first < runs.size();) {
     size_t end = first;
     while (end < runs.size() && runs[end].lun / chunk == runs[first].lun / chunk) ++end;
-    for (uint32_t copy = 0; copy < interleave.copies; ++copy) {
+    for (uint32_t copy = 0; copy < copies; ++copy) {
       for (size_t r = first; r < end; ++r) {
         const uint64_t lun = interleave.device_unit(copy, runs[r].lun);
         if (lun >= fill.units) continue;  // its slots hold nothing (PageStore::lay_out_aged)
         const auto length =
             static_cast<uint32_t>(std::min<uint64_t>(runs[r].length, fill.units - lun));
-        map_extent({static_cast<Lun>(lun), length, device_slot(copy, runs[r].slot)},
-                   /*free_displaced=*/true);
+        const SlotId slot = runs[r].slot;
+        const SlotId device_slot =
+            image[uint64_t{slot / units_per_block} * copies + copy] + slot % units_per_block;
+        map_extent({static_cast<Lun>(lun), length, device_slot}, /*free_displaced=*/true);
       }
     }
     first = end;
