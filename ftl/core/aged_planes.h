@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -61,6 +62,18 @@ struct AgedPlanes {
   // otherwise. Every copy's sequences keep the miniature's order (block_aged.cpp).
   std::vector<uint32_t> block_allocations;
   std::vector<uint32_t> page_sequences;
+  // For the superblock frame (ftl/superblock_frame/frame_aged.cpp), whose pages' spare areas hold
+  // the map: block_lbns says each block's superblock and block_roles its place in the
+  // superblock's list of blocks (0: the oldest), kNone for a free block; these carry the rest.
+  // Every programmed page's spare words as the miniature's flash holds them, by slot, a page's
+  // spare_words_per_page words after another (shared: the device's laid-out blocks take their
+  // words from them when first read, long after the layout).
+  std::shared_ptr<const std::vector<uint32_t>> spare_words;
+  uint32_t spare_words_per_page = 0;
+  std::vector<uint32_t> live_pages;  // per block: the pages the frame counts live
+  std::vector<PageId> lbn_heads;     // per logical block: its newest page (the PGD), or kNone
+  std::vector<uint64_t> unit_valid;  // per logical unit, a bit: it holds data
+  uint64_t write_sequence = 0;       // the last write sequence number the DIs hold
 
   uint32_t words_per_block() const { return (units_per_block + 63) / 64; }
   // The layouts' order (PageStore::lay_out_aged, BlockScheme::lay_out_aged): the device's plane

@@ -13,12 +13,13 @@
 #include <vector>
 
 #include "config/platform_config.h"
-#include "ftl/core/aged_planes.h"
 #include "ftl/core/flash_backend.h"
 #include "ftl/core/ftl_stats.h"
 #include "ftl/core/host_command.h"
 
 namespace ssd::ftl {
+
+struct AgedPlanes;  // aged_planes.h
 
 class HashEngine;  // ftl/extent/vet/hash_engine.h
 class Oracle;      // ftl/core/oracle.h

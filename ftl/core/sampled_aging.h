@@ -6,7 +6,8 @@
 // own, the filled units in the valid slots in a seeded random order (or, for the extent schemes,
 // each copy's units where the miniature's were relative to each other: aged_unit_interleave.h;
 // for the block-granular schemes, each block as it was with its units renumbered:
-// ftl/hybrid/block_aged.cpp),
+// ftl/hybrid/block_aged.cpp; for the Superblock and LSB FTLs, each superblock's blocks as they
+// were, the maps in their spare areas renumbered: ftl/superblock_frame/frame_aged.cpp),
 // and every write stream goes on in the blocks its counterpart in the miniature was writing. GC is
 // per plane, so a plane of the miniature ages as a plane of the device does, and the aging costs
 // what sample_dies dies' does, not the device's.

@@ -5,12 +5,13 @@
 // of the miniature's plane takes the logical blocks homed there: the miniature's logical block m,
 // in stripe row r = m / (its planes) on its plane q, becomes on the copy's plane p = copy x (the
 // miniature's planes) + q the device's logical block r x (the device's planes) + (p's stripe
-// position). Pages keep their offsets, so every unit renumbers the same way, stale copies too:
-// a block comes out as the miniature left it, pages skipped included, and the scheme's tables are
-// rebuilt from the roles. Unlike page mapping's layout the units are not shuffled: a block scheme
-// keeps a logical block's units together by construction. A block no one logical block holds
-// (FAST's RW log blocks, which take any logical block's updates) holds units of every copy, so
-// that merging it touches every die's logical blocks as after simulated aging (docs/ftl.md).
+// position) (striped_copies.h). Pages keep their offsets, so every unit renumbers the same way,
+// stale copies too: a block comes out as the miniature left it, pages skipped included, and the
+// scheme's tables are rebuilt from the roles. Unlike page mapping's layout the units are not
+// shuffled: a block scheme keeps a logical block's units together by construction. A block no one
+// logical block holds (FAST's RW log blocks, which take any logical block's updates) holds units of
+// every copy, so that merging it touches every die's logical blocks as after simulated aging
+// (docs/ftl.md).
 #include <algorithm>
 #include <cstdint>
 #include <tuple>
@@ -18,44 +19,9 @@
 #include "ftl/core/content_token.h"
 #include "ftl/core/random.h"
 #include "ftl/hybrid/block_scheme.h"
+#include "ftl/hybrid/striped_copies.h"
 
 namespace ssd::ftl {
-
-namespace {
-
-// Where the miniature's logical blocks go on the device (see above).
-class LogicalBlockCopies {
- public:
-  LogicalBlockCopies(const AgedPlanes& aged, const Geometry& device)
-      : m_mini_planes(aged.planes),
-        m_mini_dies(aged.planes / device.planes_per_die),
-        m_planes_per_die(device.planes_per_die),
-        m_device_planes(device.planes()),
-        m_device_dies(device.dies()) {}
-
-  uint32_t copies() const { return m_device_planes / m_mini_planes; }
-  // The device's logical block for the miniature's `lbn` in copy `copy`.
-  uint64_t device_lbn(uint32_t copy, uint32_t lbn) const {
-    const uint32_t row = lbn / m_mini_planes;
-    const uint32_t position = lbn % m_mini_planes;
-    // Geometry::plane_in_stripe_order on the miniature, then its inverse on the device.
-    const uint32_t mini_plane =
-        (position % m_mini_dies) * m_planes_per_die + position / m_mini_dies;
-    const uint32_t plane = copy * m_mini_planes + mini_plane;
-    const uint32_t device_position =
-        (plane % m_planes_per_die) * m_device_dies + plane / m_planes_per_die;
-    return uint64_t{row} * m_device_planes + device_position;
-  }
-
- private:
-  uint32_t m_mini_planes;
-  uint32_t m_mini_dies;
-  uint32_t m_planes_per_die;
-  uint32_t m_device_planes;
-  uint32_t m_device_dies;
-};
-
-}  // namespace
 
 bool BlockScheme::describe_aged_planes(AgedPlanes& aged) const {
   const Geometry& g = m_geometry;
@@ -122,7 +88,7 @@ bool BlockScheme::lay_out_aged(const AgedLayout& layout) {
       fill.units > g.logical_units || !ages_by_sampling()) {
     return false;
   }
-  const LogicalBlockCopies copies(aged, g);
+  const StripedCopies copies(aged, g);
   // Sequences with power cuts: the miniature's allocation s of a block in copy c becomes
   // s x copies + c on the device, its program sequence q of a page holding copy c's unit
   // q x copies + c. Within a copy (and between a copy's units and the shared log blocks holding
@@ -157,7 +123,7 @@ bool BlockScheme::lay_out_aged(const AgedLayout& layout) {
   const auto placed_lbn = [&](uint32_t copy, uint32_t lbn) -> uint32_t {
     if (lbn >= mini_lbns || uint64_t{lbn + 1} * ppb > aged.logical_units) return kNone;
     if (copy != 0 && once_per_device[lbn]) return kNone;
-    const uint64_t device = copies.device_lbn(copy, lbn);
+    const uint64_t device = copies.device_index(copy, lbn);
     return (device + 1) * ppb <= fill.units ? static_cast<uint32_t>(device) : kNone;
   };
 

@@ -89,6 +89,7 @@ bool LsbFtl::resolve_group(PageId mapper, const LsbSpare& spare, ReadPt read_pt,
   // Every location is checked (names()): a copy erased since (a trimmed unit's) names nothing, a
   // map page that is not what its namer says fails the group.
   const Lun first = spare.lpn - (spare.lpn % m_geometry.pages_per_block) % m_layout.group_pages;
+  prefetch_dis(spare.pte);
   for (uint32_t k = 0; k < m_layout.group_pages; ++k) {
     if (names(spare.pte[k], first + k, 1, spare.sequence)) out.pages[k] = spare.pte[k];
   }
@@ -104,6 +105,7 @@ bool LsbFtl::resolve_group(PageId mapper, const LsbSpare& spare, ReadPt read_pt,
   if (table.pmd) return false;  // a PMD page's PT page has the PT format
   out.pt_page = pt;
   out.view.assign(table.pte.begin(), table.pte.end());
+  prefetch_dis(table.pte);
   for (uint32_t k = 0; k < m_layout.group_pages; ++k) {
     if (spare.pte[k] != pt) continue;  // indirect: through the PT page
     // The PMD page vouches for what the PT page records of this page (build_pmd: the record is

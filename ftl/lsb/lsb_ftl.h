@@ -70,6 +70,12 @@ class LsbFtl final : public SuperblockFrame {
   uint32_t translation_reads(Lun lun) const;
 
  private:
+  // The PBMT follows the DI and the flag, G - 1 entries in a PT page, N in a PMD page
+  // (lsb_spare.h).
+  PbmtField pbmt_field() const override {
+    return {m_layout.di_bits + 1, m_layout.pbn_bits, m_layout.group_pages - 1, m_layout.di_bits,
+            m_layout.groups};
+  }
   // What one item of a write run puts at `offset`: host data, or a copy of `from`.
   struct Item {
     uint32_t offset;

@@ -90,6 +90,8 @@ SchemeDescriptor superblock_descriptor() {
   // keeps anyway, so it needs none beyond them; it must be 64 bits wide (data_information.h).
   d.recover = [](const SchemeContext& c) { return SuperblockFtl::recovered(c); };
   d.recovery_problem = recovery_problem;
+  // Sampled aging lays the miniature's superblocks out (superblock_frame/frame_aged.cpp).
+  d.ages_by_sampling = true;
   d.recovery_spare_words = [](const Geometry&) { return 0u; };
   return d;
 }

@@ -100,6 +100,7 @@ bool SuperblockFtl::resolve(CacheEntry& e, PageId pmd, OpClass op_class, uint32_
       decode_superblock_spare(m_layout, m_geometry, pt, m_backend.flash().spare(pt), m_load_table);
       table = &m_load_table;
     }
+    prefetch_dis(table->page_of);
     for (uint32_t k = 0; k < m_layout.group_pages; ++k) {
       const uint32_t offset = group * m_layout.group_pages + k;
       const PageId page = table->page_of[k];

@@ -47,6 +47,10 @@ class SuperblockFtl final : public SuperblockFrame {
   const SuperblockSpareLayout& layout() const { return m_layout; }
 
  private:
+  // The PBMT follows the DI (superblock_spare.h).
+  PbmtField pbmt_field() const override {
+    return {m_layout.di_bits, m_layout.pbn_bits, m_layout.pbmt_entries};
+  }
   void load(CacheEntry& e, PageId newest, OpClass op_class, uint32_t& after) override;
   bool resolve(CacheEntry& e, PageId head, OpClass op_class, uint32_t& after) override;
   void recorded_empty(PageId page, std::vector<uint32_t>& offsets) const override;

@@ -428,6 +428,13 @@ bool SuperblockFrame::names(PageId target, Lun first, uint32_t count, uint64_t u
   return lpn >= first && lpn - first < count && di_sequence(target) <= upto;
 }
 
+void SuperblockFrame::prefetch_dis(const std::vector<PageId>& targets) const {
+  const FlashArray& flash = m_backend.flash();
+  for (const PageId target : targets) {
+    if (target != kNone && flash.is_programmed(target)) __builtin_prefetch(flash.spare(target));
+  }
+}
+
 void SuperblockFrame::note_live(PageId page) {
   m_flash.blocks().add_valid(page);
   const uint32_t sb = m_owner[m_geometry.block_of_page(page)];

@@ -69,6 +69,30 @@ class SuperblockFrame : public BlockScheme {
   // through write_units(), so that the cache ends holding what the commands leave in it. Only
   // while no plane could come near GC's reserve; false, having done nothing, otherwise.
   bool fill_sequential(const SequentialFill& fill) override;
+  // Where a page's spare words hold physical block numbers (its PBMT, bit-exact): `entries`
+  // fields of `pbn_bits` bits from `first_bit`, or `entries_if_flag` of them when the bit at
+  // `flag_bit` is set (LSB's PMD pages; kNone: no flag). An unused entry is all ones. Sampled
+  // aging's layout renumbers them; every other location in the formats is relative to the page's
+  // own block and its PBMT.
+  struct PbmtField {
+    uint32_t first_bit = 0;
+    uint32_t pbn_bits = 0;
+    uint32_t entries = 0;
+    uint32_t flag_bit = kNone;
+    uint32_t entries_if_flag = 0;
+  };
+  // Sampled aging (frame_aged.cpp, ftl/core/sampled_aging.h). The miniature describes every
+  // programmed page's spare words, each block's superblock and place in its list, each block's
+  // live-page count, the PGD and the write sequence; the device lays each copy's superblocks out
+  // on its own planes (LSB's on every copy's, frame_aged.cpp), blocks shuffled within the plane,
+  // with the pages' logical page numbers and the block numbers their PBMTs hold renumbered (the
+  // rest of a map is relative to its page's block and stays as it is). A superblock with no whole
+  // place on the device is written afresh by the fill's commands. The DIs keep the miniature's
+  // sequence numbers (each copy's pages are its own logical pages), so nothing beyond them is
+  // laid out for a device that may lose power.
+  bool describe_aged_planes(AgedPlanes& planes) const override;
+  bool lay_out_aged(const AgedLayout& layout) override;
+  bool lays_out_miniature_sequences() const override { return false; }
 
   uint32_t superblock_of(uint32_t lbn) const { return lbn / m_superblock_blocks; }
   const std::vector<BlockId>& blocks_of(uint32_t superblock) const {
@@ -147,6 +171,8 @@ class SuperblockFrame : public BlockScheme {
       std::shared_ptr<const FilledBlocks> /*filled*/) const {
     return nullptr;
   }
+  // Where the spare words hold block numbers (PbmtField, above).
+  virtual PbmtField pbmt_field() const = 0;
   // Copies `moves` (live pages of `e`'s logical block in victims, which are out of the
   // superblock's block list) into free pages of the superblock with their maps, updates `e`, the
   // PGD and the live counts, and returns the last program. Copies wait for `map_read`.
@@ -176,6 +202,11 @@ class SuperblockFrame : public BlockScheme {
   // `count` logical pages from `first` on: programmed, readable, its DI naming one of them, and
   // written no later than the map (a page erased and written again since names something else).
   bool names(PageId target, Lun first, uint32_t count, uint64_t upto) const;
+  // Asks for the spare words of each programmed page of `targets` ahead of the names() checks of
+  // all of them: the pages of a map are spread over the superblock's blocks, so each check's read
+  // of a DI is a cache miss, and made one after another they wait for each in turn (half of
+  // LSB's aging, by perf). Nothing else changes.
+  void prefetch_dis(const std::vector<PageId>& targets) const;
   // Program `op` wrote a unit's new copy; `old` held its previous one (kNone: none). When the
   // device may lose power, `old`'s block is not erased before `op` completes (the header).
   void note_superseded(uint32_t op, PageId old) {

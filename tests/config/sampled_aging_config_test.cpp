@@ -91,12 +91,16 @@ TEST(SampledAgingConfig, AnUnknownMethodNamesTheKey) {
               HasSubstr("precondition.aging"));
 }
 
-TEST(SampledAgingConfig, ASchemeWithoutItIsRefused) {
-  const std::string message =
-      error_of([] { load_config("", "", sampled_with({"ftl.scheme=\"superblock\""})); });
-  EXPECT_THAT(message, HasSubstr("precondition.aging"));
-  EXPECT_THAT(message, HasSubstr("superblock scheme cannot be aged by sampling"));
-  EXPECT_THAT(message, HasSubstr("schemes that can: page, block, dftl, nftl, fast, vet, emt, dac"));
+// Every scheme ages by sampling since the superblock frame lays out its superblocks
+// (ftl/superblock_frame/frame_aged.cpp), with power cuts too.
+TEST(SampledAgingConfig, TheSuperblockSchemesAreAccepted) {
+  for (const char* scheme : {"ftl.scheme=\"superblock\"", "ftl.scheme=\"lsb\""}) {
+    EXPECT_EQ(load_config("", "", sampled_with({scheme})).scenario.precondition.aging, "sampled")
+        << scheme;
+    const LoadedConfig loaded =
+        load_config("", "", sampled_with({scheme, "power.cut_at_us=100", "run.oracle=true"}));
+    EXPECT_EQ(loaded.scenario.precondition.aging, "sampled") << scheme;
+  }
 }
 
 TEST(SampledAgingConfig, WithoutOverwritesAnySchemeRuns) {

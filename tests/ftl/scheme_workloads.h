@@ -53,15 +53,29 @@ inline double gc_copies_per_write(ftl::FtlDevice& device, uint64_t writes, uint6
 // on four, a device of `platform` (oracle off) aged by `aging` (half_overwritten) with seeds 7 to
 // 10, each handed to `measure` in turn (which runs the writes it compares and adds its share to
 // the means).
+// `sample_dies`: the miniature's dies, when `aging` is "sampled".
 template <class Measure>
-void on_aged_seeds(const config::PlatformConfig& platform, const char* aging, Measure measure) {
+void on_aged_seeds(const config::PlatformConfig& platform, const char* aging, Measure measure,
+                   uint32_t sample_dies = 1) {
   ftl::FtlDeviceOptions options;
   options.oracle = false;
   for (const uint64_t seed : {7, 8, 9, 10}) {
     ftl::FtlDevice device(platform, options);
-    ftl::precondition(device, half_overwritten(aging, seed));
+    ftl::precondition(device, half_overwritten(aging, seed, sample_dies));
     measure(device);
   }
+}
+
+// GC copies per host write of the next `writes` random writes, the mean over on_aged_seeds'
+// four devices.
+inline double mean_gc_copies_per_write(const config::PlatformConfig& platform, const char* aging,
+                                       uint64_t writes, uint32_t sample_dies = 1) {
+  double mean = 0;
+  on_aged_seeds(
+      platform, aging,
+      [&](ftl::FtlDevice& device) { mean += gc_copies_per_write(device, writes, 5) / 4; },
+      sample_dies);
+  return mean;
 }
 
 // Random commands of 1 to 4 units' worth of sectors at any sector: 50 % writes, 35 % reads,

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <deque>
 #include <numeric>
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -17,6 +16,7 @@
 #include "ftl/core/sampled_aging.h"
 #include "ftl/fast/fast_ftl.h"
 #include "ftl/hybrid/block_scheme.h"
+#include "tests/ftl/aging_case.h"
 #include "tests/ftl/hybrid/block_scheme_fixture.h"
 #include "tests/ftl/power/power_cut_rig.h"
 #include "tests/ftl/scheme_workloads.h"
@@ -27,14 +27,7 @@ namespace {
 
 using testing::half_overwritten;
 
-struct Case {
-  std::string scheme;
-  uint32_t planes_per_die;
-};
-
-void PrintTo(const Case& c, std::ostream* out) {
-  *out << c.scheme << ", " << c.planes_per_die << " planes";
-}
+using Case = testing::AgingCase;
 
 // 4 dies of 256 blocks of 32 pages per plane: the one-die miniature is a quarter of the device.
 config::PlatformConfig aging_platform(const Case& c) {
@@ -147,17 +140,9 @@ TEST_P(BlockSampledAging, APartialFillLaysOutTheFilledUnitsOnly) {
 // (merges and folds), the means of four seeds compared. Measured here: see docs/ftl.md (sampled
 // aging).
 TEST_P(BlockSampledAging, AgesAsSimulatedAgingDoes) {
-  constexpr uint64_t kWrites = 20000;
   const config::PlatformConfig platform = aging_platform(GetParam());
-  const auto gc_per_write = [&](const char* aging) {
-    double mean = 0;
-    testing::on_aged_seeds(platform, aging, [&](FtlDevice& device) {
-      mean += testing::gc_copies_per_write(device, kWrites, 5) / 4;
-    });
-    return mean;
-  };
-  const double by_sampling = gc_per_write("sampled");
-  const double by_simulation = gc_per_write("simulated");
+  const double by_sampling = testing::mean_gc_copies_per_write(platform, "sampled", 20000);
+  const double by_simulation = testing::mean_gc_copies_per_write(platform, "simulated", 20000);
   EXPECT_NEAR(by_sampling / by_simulation, 1.0, 0.03)
       << "sampled " << by_sampling << ", simulated " << by_simulation;
 }
@@ -239,10 +224,7 @@ TEST(BlockSampledAgingFast, ListsEveryCopysLogBlocksOldestFirst) {
 INSTANTIATE_TEST_SUITE_P(Schemes, BlockSampledAging,
                          ::testing::Values(Case{"block", 2}, Case{"nftl", 2}, Case{"fast", 2},
                                            Case{"block", 1}, Case{"nftl", 1}, Case{"fast", 1}),
-                         [](const ::testing::TestParamInfo<Case>& info) {
-                           return info.param.scheme + "_" +
-                                  std::to_string(info.param.planes_per_die) + "_planes";
-                         });
+                         testing::aging_case_name);
 
 }  // namespace
 }  // namespace ssd::ftl
