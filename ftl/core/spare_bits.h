@@ -65,6 +65,10 @@ class SpareBitReader {
   uint32_t m_position = 0;
 };
 
+// A field of `bits` bits (at most 32) with every bit set: what an erased spare area reads, and
+// the formats' "unused" entry.
+inline uint32_t all_ones(uint32_t bits) { return bits >= 32 ? ~0u : (1u << bits) - 1; }
+
 // The fewest bits that tell `values` values apart (ceil(log2(values)), at least 1).
 inline uint32_t bits_for(uint64_t values) {
   uint32_t bits = 1;

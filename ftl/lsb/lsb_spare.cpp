@@ -30,8 +30,6 @@ struct Field {
   uint32_t entries;  // PBMT entries this field may index
 };
 
-uint32_t all_ones(uint32_t bits) { return bits == 32 ? ~0u : (1u << bits) - 1; }
-
 void put_location(SpareBitWriter& out, const LsbSpareLayout& l, const Geometry& g, PageId page,
                   const std::vector<BlockId>& pbmt, const Field& f, PageId target) {
   uint32_t index = f.self;

@@ -85,10 +85,9 @@ void encode_superblock_spare(const SuperblockSpareLayout& l, const Geometry& g, 
                              const SuperblockSpare& spare, uint32_t* words) {
   SpareBitWriter out(words, l.spare_words());
   put_data_information(out, l.di_bits, spare.lpn, spare.sequence);
-  const uint32_t all_ones = l.pbn_bits == 32 ? ~0u : (1u << l.pbn_bits) - 1;
   for (uint32_t e = 0; e < l.pbmt_entries; ++e) {
     const BlockId block = e < spare.pbmt.size() ? spare.pbmt[e] : kNone;
-    out.put(block == kNone ? all_ones : block, l.pbn_bits);
+    out.put(block == kNone ? all_ones(l.pbn_bits) : block, l.pbn_bits);
   }
   const Place own = place_of(l, g, spare.lpn);
   const PageId first = g.first_page(g.block_of_page(page));
@@ -128,11 +127,10 @@ void decode_superblock_spare(const SuperblockSpareLayout& l, const Geometry& g, 
                              const uint32_t* words, SuperblockSpare& spare) {
   SpareBitReader in(words, l.spare_words());
   get_data_information(in, l.di_bits, spare.lpn, spare.sequence);
-  const uint32_t all_ones = l.pbn_bits == 32 ? ~0u : (1u << l.pbn_bits) - 1;
   spare.pbmt.resize(l.pbmt_entries);
   for (BlockId& block : spare.pbmt) {
     const uint32_t pbn = in.get(l.pbn_bits);
-    block = pbn == all_ones ? kNone : pbn;
+    block = pbn == all_ones(l.pbn_bits) ? kNone : pbn;
   }
   const Place own = place_of(l, g, spare.lpn);
   spare.pt_page.resize(l.groups);

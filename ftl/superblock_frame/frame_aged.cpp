@@ -50,8 +50,6 @@ struct AgedWords {
   SuperblockFrame::PbmtField pbmt;
 };
 
-uint32_t all_ones(uint32_t bits) { return bits >= 32 ? ~0u : (1u << bits) - 1; }
-
 // The device's logical page for the miniature's `lpn` in `copy`.
 Lun device_lpn(const AgedWords& w, uint32_t copy, Lun lpn) {
   const uint32_t lbn = lpn / w.pages_per_block;
