@@ -481,7 +481,7 @@ Picoseconds NandTiming::join_queued(uint32_t die, const ftl::FlashOp& op, ftl::B
   // queue order, each after the one before: those not started by `ready` are the latest.
   const uint64_t front = m_gc_popped[die];  // the position of the queue's first
   for (uint64_t at = m_gc_latest_alike[die][alike_key(op.kind, op.page)]; at > front;) {
-    const auto it = queue.begin() + static_cast<std::ptrdiff_t>(at - 1 - front);
+    PendingGc* const it = &queue[at - 1 - front];
     at = it->back_to_alike == 0 ? 0 : at - it->back_to_alike;
     if (it->planned_start < ready) break;
     if (!may_join(op, block, it->kind, ftl::OpClass::kGc, it->block, it->page, it->group)) {
@@ -543,7 +543,9 @@ void NandTiming::protect(uint32_t die, ftl::BlockId block, Picoseconds start, ui
 }
 
 bool NandTiming::copy_queued(uint32_t die, ftl::PageId page) const {
-  for (const PendingGc& queued : m_gc_queue[die]) {
+  const RingQueue<PendingGc>& queue = m_gc_queue[die];
+  for (size_t i = 0; i < queue.size(); ++i) {
+    const PendingGc& queued = queue[i];
     if (!writes_page(queued.kind)) continue;
     if (queued.page == page) return true;
     for (const Member& member : members(queued.group)) {

@@ -37,13 +37,13 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "config/platform_config.h"
 #include "ftl/core/die_load.h"
 #include "ftl/core/flash_op.h"
 #include "ftl/core/types.h"
+#include "models/common/ring_queue.h"
 #include "models/common/slot_list.h"
 
 namespace ssd::models {
@@ -411,8 +411,7 @@ class NandTiming final : public ftl::DieLoad {
   // go first); and an operation on a block with GC queued on it (a program into a block a queued
   // GC erases) has that GC placed first, and pinned. Both keep host writes at the pace GC sustains
   // in simulated time, and the queue (memory) at a few victims per die.
-  // Kept small (80 bytes, six to a deque's 512-byte node): the queue holds a few victims'
-  // operations per die.
+  // Kept small (80 bytes): the queue holds a few victims' operations per die.
   struct PendingGc {
     Shape shape;
     Picoseconds ready = 0;
@@ -430,11 +429,11 @@ class NandTiming final : public ftl::DieLoad {
   };
   // The key of an operation's kind and page offset (erases: any offset) among the joinable.
   size_t alike_key(ftl::OpKind kind, ftl::PageId page) const;
-  std::vector<std::deque<PendingGc>> m_gc_queue;  // per die
-  std::vector<Picoseconds> m_gc_tail;             // per die: planned end of the last queued GC op
-  std::vector<Picoseconds> m_gc_cursor;           // per die: end of the last GC op placed
-  std::vector<uint32_t> m_gc_queued_erases;       // per die
-  std::vector<Picoseconds> m_gc_held_until;       // per die: GC placed before it is held
+  std::vector<RingQueue<PendingGc>> m_gc_queue;  // per die
+  std::vector<Picoseconds> m_gc_tail;            // per die: planned end of the last queued GC op
+  std::vector<Picoseconds> m_gc_cursor;          // per die: end of the last GC op placed
+  std::vector<uint32_t> m_gc_queued_erases;      // per die
+  std::vector<Picoseconds> m_gc_held_until;      // per die: GC placed before it is held
   // Per die: the latest end of a read served from an old copy while GC's copy of it was queued;
   // the die's queued erases wait for it.
   std::vector<Picoseconds> m_old_copy_read_end;

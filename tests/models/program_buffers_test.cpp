@@ -1,10 +1,14 @@
 // ProgramBuffers (models/controller/program_buffers.h): a page is held while its program is in
 // flight and not after; a later program of the same page replaces the earlier one; the table
 // stays the size of the programs in flight however many pages pass through it, and grows when
-// many are in flight at once.
+// many are in flight at once; runs of consecutive pages (which share a hashed place) and scattered
+// pages mixed answer as a plain map of page -> completion does.
 #include "models/controller/program_buffers.h"
 
 #include <gtest/gtest.h>
+
+#include <random>
+#include <unordered_map>
 
 namespace ssd::models {
 namespace {
@@ -54,6 +58,38 @@ TEST(ProgramBuffers, GrowsWhileManyProgramsAreInFlight) {
     ASSERT_FALSE(buffers.holds(page * 3 + 1, 0)) << page;
   }
   EXPECT_GE(buffers.capacity(), 2u * 100'000);  // at most half full
+}
+
+TEST(ProgramBuffers, RunsAndScatteredPagesAnswerAsAMapDoes) {
+  // Blocks written page by page in runs (as a die's streams and GC's copies are) beside pages
+  // drawn at random, the clock moving on: every answer against a map of the latest completions.
+  std::mt19937_64 random(12);
+  ProgramBuffers buffers;
+  std::unordered_map<ftl::PageId, Picoseconds> done_at;
+  ftl::PageId run_page[4] = {0, 1000, 5003, 70001};  // four streams, some not group-aligned
+  Picoseconds now = 0;
+  for (int step = 0; step < 400'000; ++step) {
+    now += random() % 50;
+    buffers.advance(now);
+    ftl::PageId page;
+    if (random() % 4 != 0) {
+      page = run_page[random() % 4]++;
+    } else {
+      page = static_cast<ftl::PageId>(random() % 200'000);
+    }
+    const Picoseconds done = now + 1 + random() % 20'000;
+    buffers.programmed(page, done);
+    done_at[page] = done;
+    // Ask about pages near this one and far from it, at times from now on.
+    for (int k = 0; k < 3; ++k) {
+      const ftl::PageId asked =
+          k == 0 ? page - random() % 8 : static_cast<ftl::PageId>(random() % 200'000);
+      const Picoseconds at = now + random() % 10'000;
+      const auto it = done_at.find(asked);
+      ASSERT_EQ(buffers.holds(asked, at), it != done_at.end() && it->second > at)
+          << "step " << step << " page " << asked;
+    }
+  }
 }
 
 }  // namespace
