@@ -22,6 +22,8 @@ class CachedMappingTable {
   bool contains(Lun lun) const { return m_node_of[lun] != kNone; }
   bool dirty(Lun lun) const { return m_nodes[m_node_of[lun]].dirty; }
   SlotId slot(Lun lun) const { return m_nodes[m_node_of[lun]].slot; }
+  // A hint: contains(lun) comes soon (its per-unit index entry is a cache miss on a large device).
+  void prefetch(Lun lun) const { __builtin_prefetch(&m_node_of[lun]); }
 
   // Makes a cached entry the most recently used.
   void touch(Lun lun);

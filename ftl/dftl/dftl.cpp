@@ -122,6 +122,13 @@ SlotId Dftl::slot_of(Lun lun) const {
   return m_relocated[lun] != kNone ? m_relocated[lun] : m_flash_entries[lun];
 }
 
+void Dftl::prefetch_unit(Lun lun) const {
+  if (lun >= m_geometry.logical_units) return;  // a translation page: the GTD is small
+  m_cmt.prefetch(lun);
+  __builtin_prefetch(&m_relocated[lun]);
+  __builtin_prefetch(&m_flash_entries[lun]);
+}
+
 bool Dftl::maps(Lun lun, SlotId slot) const {
   if (lun < m_geometry.logical_units) return slot_of(lun) == slot;
   return m_gtd[lun - m_geometry.logical_units] == slot;

@@ -59,6 +59,10 @@ class Dftl final : public MappingScheme, private MappingOwner {
   // write every few units: command by command costs little more).
   bool fill_sequential(const SequentialFill& fill) override;
   void expect_random_work() override;
+  // Loads what looking `lun` up reads first: its CMT index entry, pending relocation and entry on
+  // flash, three per-unit tables, each a cache miss on a large device (preconditioning's random
+  // overwrites give the hint ahead, and GC for every unit of a victim before checking them).
+  void prefetch_unit(Lun lun) const override;
   // Sampled aging (ftl/core/sampled_aging.h, dftl_aged.cpp): the store's planes with the
   // translation pages' slots marked as the scheme's own, and per slot whose unit the CMT holds its
   // place in LRU order and whether it is dirty; laid out, the device's translation pages take the
@@ -95,6 +99,7 @@ class Dftl final : public MappingScheme, private MappingOwner {
  private:
   bool maps(Lun lun, SlotId slot) const override;
   void relocate(Lun lun, SlotId from, SlotId to) override;
+  void prefetch(Lun lun) const override { prefetch_unit(lun); }  // maps() reads the same
 
   uint32_t tpage_of(Lun lun) const { return lun / m_entries_per_tpage; }
   // Brings `lun`'s entry into the CMT (most recently used) and returns its mapping; `after` is
