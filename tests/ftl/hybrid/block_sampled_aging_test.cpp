@@ -168,23 +168,16 @@ TEST_P(BlockSampledAging, ADeviceThatMayLosePowerRecoversFromTheLayout) {
   }
   EXPECT_EQ(elsewhere, 0u);
 
-  testing::PowerCutRig rig(device, 5);
-  DurabilityCheck::Verdict verdict = rig.cut_at(1);
-  EXPECT_EQ(verdict.lost_durable, 0u) << verdict.first_loss;
-  EXPECT_EQ(verdict.current, g.logical_units);
-  ASSERT_NO_FATAL_FAILURE(testing::check_block_scheme(device));
-  uint64_t moved = 0;  // units the recovery found elsewhere than the layout put them
-  for (Lun lun = 0; lun < g.logical_units; ++lun) {
-    moved += block_scheme(device).peek(lun) != laid_out[lun];
-  }
-  EXPECT_EQ(moved, 0u);
-  for (int cut = 0; cut < 10; ++cut) {
-    ASSERT_EQ(rig.run_random(1500), 0u)
-        << "cut " << cut << ": " << device.oracle()->first_mismatch();
-    verdict = rig.cut();
-    ASSERT_EQ(verdict.lost_durable, 0u) << "cut " << cut << ": " << verdict.first_loss;
-    ASSERT_NO_FATAL_FAILURE(testing::check_block_scheme(device));
-  }
+  ASSERT_NO_FATAL_FAILURE(
+      testing::expect_cuts_after_layout_lose_nothing(device, 10, 1500, [&](int cut) {
+        ASSERT_NO_FATAL_FAILURE(testing::check_block_scheme(device));
+        if (cut != 0) return;
+        uint64_t moved = 0;  // units the recovery found elsewhere than the layout put them
+        for (Lun lun = 0; lun < g.logical_units; ++lun) {
+          moved += block_scheme(device).peek(lun) != laid_out[lun];
+        }
+        EXPECT_EQ(moved, 0u);
+      }));
   EXPECT_GT(device.stats().gc_erases, 0u);
 }
 

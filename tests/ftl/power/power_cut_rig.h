@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <vector>
 
 #include "ftl/core/ftl_device.h"
@@ -250,18 +251,27 @@ ftl::BlockId erase_newest_block(ftl::FtlDevice& device, Sequence sequence) {
 }
 
 // Preconditioning has just laid the device out (sampled aging): a cut right away finds every unit
-// as laid out, and `cuts` more among random commands lose nothing durable. Call with
-// ASSERT_NO_FATAL_FAILURE.
-inline void expect_cuts_after_layout_lose_nothing(ftl::FtlDevice& device, int cuts) {
+// as laid out, and `cuts` more, each after `commands` random ones, lose nothing durable.
+// `after_recovery(cut)`, if given, checks what the scheme itself promises after each recovery
+// (cut 0: the one right after the layout). Call with ASSERT_NO_FATAL_FAILURE.
+inline void expect_cuts_after_layout_lose_nothing(
+    ftl::FtlDevice& device, int cuts, uint64_t commands = 700,
+    const std::function<void(int cut)>& after_recovery = nullptr) {
   PowerCutRig rig(device, 5);
   auto verdict = rig.cut_at(1);
   EXPECT_EQ(verdict.lost_durable, 0u) << verdict.first_loss;
   EXPECT_EQ(verdict.current, device.geometry().logical_units);
-  for (int cut = 0; cut < cuts; ++cut) {
-    ASSERT_EQ(rig.run_random(700), 0u)
+  if (after_recovery) {
+    ASSERT_NO_FATAL_FAILURE(after_recovery(0));
+  }
+  for (int cut = 1; cut <= cuts; ++cut) {
+    ASSERT_EQ(rig.run_random(commands), 0u)
         << "cut " << cut << ": " << device.oracle()->first_mismatch();
     verdict = rig.cut();
     ASSERT_EQ(verdict.lost_durable, 0u) << "cut " << cut << ": " << verdict.first_loss;
+    if (after_recovery) {
+      ASSERT_NO_FATAL_FAILURE(after_recovery(cut));
+    }
   }
 }
 
