@@ -8,8 +8,8 @@
 #include "ftl/core/aged_unit_interleave.h"
 #include "ftl/core/grouped_stores.h"
 #include "ftl/core/page_store.h"
+#include "ftl/core/permutation_ahead.h"
 #include "ftl/core/random.h"
-#include "ftl/core/random_permutation.h"
 
 namespace ssd::ftl {
 
@@ -140,7 +140,8 @@ bool PageStore::lay_out_aged(const AgedPlanes& aged, uint64_t units, uint64_t se
   // a random place in a table of hundreds of MB: they are made in groups (grouped_stores.h).
   // With an interleave, the unit a slot takes is its copy of the miniature's (those no copy
   // takes are found from the miniature: left_by_interleave) and the permutation is not used.
-  RandomPermutation order(interleave != nullptr ? 0 : units, seed);
+  // Its numbers are worked out on a second core meanwhile (permutation_ahead.h).
+  PermutationAhead order(units, seed, interleave != nullptr ? 0 : units);
   const auto next_unit = [&] { return static_cast<Lun>(order.next()); };
   // Copy 0's unit in each of the miniature's slots (every copy's is a multiple of a chunk
   // further), worked out once for the copies to share.
