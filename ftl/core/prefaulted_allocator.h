@@ -57,19 +57,6 @@ inline void populate_for_writing(void* begin, size_t bytes) {
 #endif
 }
 
-// For a table filled in order into room reserved beforehand (reserve_room): when its size
-// reaches a 2 MiB boundary of entries, populates the pages of its next 2 MiB of room in one call,
-// so that its filling does not fault them in one at a time. Call it before each append.
-template <typename Table>
-void populate_next_piece(Table& table) {
-  constexpr uint64_t kPieceEntries =
-      std::max<uint64_t>(1, (uint64_t{2} << 20) / sizeof(typename Table::value_type));
-  const uint64_t size = table.size();
-  if (size % kPieceEntries != 0 || size >= table.capacity()) return;
-  const uint64_t ahead = std::min<uint64_t>(kPieceEntries, table.capacity() - size);
-  populate_for_writing(table.data() + size, ahead * sizeof(typename Table::value_type));
-}
-
 template <class T>
 struct PrefaultedAllocator {
   using value_type = T;

@@ -218,8 +218,12 @@ uint32_t ExtentTree::append(Lun start, uint32_t length, SlotId slot) {
     if (m_last != kNil && start <= m_links[m_last].start) {
       throw std::logic_error("extent tree: a deferred append at or below the largest start");
     }
-    populate_next_piece(m_links);  // room was made for the fill (reserve_more)
-    populate_next_piece(m_data);
+    // Room was made for the fill (reserve_more); if it runs out, the pools move.
+    if (m_links.size() == m_links.capacity() || m_data.size() == m_data.capacity()) {
+      m_populate->settle();
+    }
+    m_populate->before_append(m_links);
+    m_populate->before_append(m_data);
     const uint32_t z = allocate();  // no node was ever freed: z is one past the last
     m_links[z] = Links{start, kNil, kNil, kNil};
     m_data[z] = Data{length, slot};
@@ -246,11 +250,13 @@ uint32_t ExtentTree::append(Lun start, uint32_t length, SlotId slot) {
 
 void ExtentTree::begin_appends() {
   m_deferring = m_root == kNil && m_free == kNil && m_links.size() == 1;
+  if (m_deferring) m_populate = std::make_unique<PopulateAhead>();
 }
 
 void ExtentTree::end_appends() {
   if (!m_deferring) return;
   m_deferring = false;
+  m_populate.reset();  // done with the pools' pages: they may move from now on
   link_ascending();
 }
 

@@ -23,10 +23,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "ftl/core/flash_op.h"
+#include "ftl/core/populate_ahead.h"
 #include "ftl/core/types.h"
 
 namespace ssd::ftl {
@@ -145,6 +147,7 @@ class ExtentTree {
   uint32_t m_size = 0;
   uint32_t m_last = kNil;    // the node with the largest start; kNil: not known (or empty)
   bool m_deferring = false;  // between begin_appends() and end_appends(), nodes unlinked
+  std::unique_ptr<PopulateAhead> m_populate;  // the pools' pages, while deferring
 };
 
 }  // namespace ssd::ftl

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 
 #include "ftl/core/grouped_stores.h"
@@ -39,13 +40,14 @@ uint32_t hash_of(uint64_t item) { return static_cast<uint32_t>(item >> 32); }
 uint32_t entry_of(uint64_t item) { return static_cast<uint32_t>(item); }
 
 // Sorts by bucket (hash % buckets) the `count` items item_at(0), item_at(1), ..., keeping the
-// order of items of the same bucket, into `out`. A least-significant-
-// digit radix sort of at most 9 bits a pass, so that a pass writes to at most 512 places at once
-// (more, and the pages written at once outnumber the TLB's entries); every pass's counts come from
-// one read of the items. `scratch` is the other buffer.
-template <typename ItemAt, typename Buffer>
-void stable_sort_by_bucket(uint64_t count, ItemAt&& item_at, uint32_t buckets, Buffer& out,
-                           Buffer& scratch) {
+// order of items of the same bucket. A least-significant-digit radix sort of at most 9 bits a
+// pass, so that a pass writes to at most 512 places at once (more, and the pages written at once
+// outnumber the TLB's entries); every pass's counts come from one read of the items. The passes
+// go back and forth between the two buffers of `count` items; returns the one that holds the
+// sorted items.
+template <typename ItemAt>
+uint64_t* stable_sort_by_bucket(uint64_t count, ItemAt&& item_at, uint32_t buckets, uint64_t* first,
+                                uint64_t* second) {
   constexpr uint32_t kMostDigitBits = 9;
   uint32_t bits = 1;
   while (bits < 32 && (uint64_t{1} << bits) < buckets) ++bits;
@@ -71,21 +73,22 @@ void stable_sort_by_bucket(uint64_t count, ItemAt&& item_at, uint32_t buckets, B
       at += here;
     }
   }
-  scratch.resize(count);
   for (uint64_t i = 0; i < count; ++i) {
     const uint64_t item = item_at(i);
-    scratch[counts[bucket(item) & digit_mask]++] = item;
+    first[counts[bucket(item) & digit_mask]++] = item;
   }
-  Buffer* from = &scratch;
-  Buffer* to = &out;
+  uint64_t* from = first;
+  uint64_t* to = second;
   for (uint32_t pass = 1; pass < passes; ++pass) {
-    to->resize(count);
     const uint32_t shift = pass * digit_bits;
     uint64_t* next = &counts[size_t{pass} << digit_bits];
-    for (const uint64_t item : *from) (*to)[next[(bucket(item) >> shift) & digit_mask]++] = item;
+    for (uint64_t i = 0; i < count; ++i) {
+      const uint64_t item = from[i];
+      to[next[(bucket(item) >> shift) & digit_mask]++] = item;
+    }
     std::swap(from, to);
   }
-  if (from != &out) out.swap(*from);
+  return from;
 }
 
 }  // namespace
@@ -93,6 +96,7 @@ void stable_sort_by_bucket(uint64_t count, ItemAt&& item_at, uint32_t buckets, B
 ChainingTable::ChainingTable(CpuWork& cpu) : m_cpu(cpu) { clear(); }
 
 void ChainingTable::clear() {
+  m_populate.reset();  // before the pool it works on goes
   m_entries.clear();
   m_free = kNone;
   m_size = 0;
@@ -219,6 +223,7 @@ bool ChainingTable::begin_load(uint64_t expected) {
   // A pool that was ever used may hold freed entries, which inserts would take first.
   if (!m_entries.empty()) return false;
   reserve_room(m_entries, std::min<uint64_t>(expected, kNone));
+  m_populate = std::make_unique<PopulateAhead>();
   m_loading = true;
   return true;
 }
@@ -226,7 +231,9 @@ bool ChainingTable::begin_load(uint64_t expected) {
 uint32_t ChainingTable::load(uint64_t key, const NodeValue& value) {
   if (!m_loading) throw std::logic_error("VET chaining table: load() without begin_load()");
   if (m_entries.size() >= kNone) throw std::length_error("VET chaining table: pool full");
-  populate_next_piece(m_entries);  // the pool's room was made for the whole load
+  // The pool's room was made for the whole load; if it runs out, the pool moves.
+  if (m_entries.size() == m_entries.capacity()) m_populate->settle();
+  m_populate->before_append(m_entries);
   m_entries.push_back(Entry{key, value, vet_hash(key), kNone});
   return static_cast<uint32_t>(m_entries.size() - 1);
 }
@@ -246,6 +253,7 @@ uint32_t ChainingTable::load(uint64_t key, const NodeValue& value) {
 void ChainingTable::end_load() {
   if (!m_loading) return;
   m_loading = false;
+  m_populate->settle();  // the pool's pages: the pool may move once loaded
   const auto n = static_cast<uint32_t>(m_entries.size());
   // Stage s has kPrimes[s] buckets and takes the entries from stage_begin[s] on. An empty pool
   // starts as clear() left it, at the first prime.
@@ -273,24 +281,31 @@ void ChainingTable::end_load() {
       reversed = !reversed;
     }
   };
-  // The buffers are written whole at once: their pages populated in one call (prefaulted).
-  using Buffer = std::vector<uint64_t, PrefaultedAllocator<uint64_t>>;
-  Buffer walk;  // the chains, bucket by bucket, head to tail
-  {
-    Buffer scratch;
-    const auto newest_first = [&](uint64_t i) {
-      const uint32_t e = n - 1 - static_cast<uint32_t>(i);
-      return uint64_t{m_entries[e].hash} << 32 | e;
-    };
-    stable_sort_by_bucket(n, newest_first, kPrimes[last], walk, scratch);
-  }
-  set_prime(last);
+  // The sort's two buffers are left uninitialised (every item is written before it is read) and
+  // their pages populated on the second thread while this one counts the items and scatters
+  // them; the one not holding the sorted items is freed there too.
+  std::unique_ptr<uint64_t[]> first(new uint64_t[n]);
+  std::unique_ptr<uint64_t[]> second(new uint64_t[n]);
+  m_populate->populate(first.get(), uint64_t{n} * sizeof(uint64_t));
+  m_populate->populate(second.get(), uint64_t{n} * sizeof(uint64_t));
+  const auto newest_first = [&](uint64_t i) {
+    const uint32_t e = n - 1 - static_cast<uint32_t>(i);
+    return uint64_t{m_entries[e].hash} << 32 | e;
+  };
+  // The chains, bucket by bucket, head to tail.
+  uint64_t* const walk =
+      stable_sort_by_bucket(n, newest_first, kPrimes[last], first.get(), second.get());
+  std::unique_ptr<uint64_t[]> walk_buffer = std::move(walk == first.get() ? first : second);
+  m_populate->release(std::move(first ? first : second));
   // The next links are stores to random entries: made grouped by the 2 MiB piece of a dense
   // table of links they land in, then copied into the entries in one pass. Stored into the
   // entries one by one (prefetched 16 ahead), they took 1 s of the 2 s VET's fill of MQSim's
-  // device took, nearly all of it waiting on TLB misses (`perf`).
-  std::vector<uint32_t, PrefaultedAllocator<uint32_t>> next(n, kNone);
-  GroupedStores<uint32_t> next_stores(next.data(), n);
+  // device took, nearly all of it waiting on TLB misses (`perf`). That table's pages are
+  // populated on the second thread while this one sets the buckets up.
+  std::unique_ptr<uint32_t[]> next(new uint32_t[n]);
+  m_populate->populate(next.get(), uint64_t{n} * sizeof(uint32_t));
+  set_prime(last);
+  GroupedStores<uint32_t> next_stores(next.get(), n);
   for (size_t i = 0; i < n;) {
     const uint32_t bucket = bucket_at(walk[i], last);
     size_t end = i + 1;
@@ -303,10 +318,13 @@ void ChainingTable::end_load() {
     }
     m_buckets[bucket] = entry_of(walk[i]);
     for (; i + 1 < end; ++i) next_stores.store(entry_of(walk[i]), entry_of(walk[i + 1]));
-    i = end;  // the chain's last entry keeps kNone
+    next_stores.store(entry_of(walk[i]), kNone);  // the chain's last entry
+    i = end;
   }
   next_stores.flush();
   for (uint32_t e = 0; e < n; ++e) m_entries[e].next = next[e];
+  m_populate->release(std::move(walk_buffer));
+  m_populate->release(std::move(next));
   m_size = n;
 }
 

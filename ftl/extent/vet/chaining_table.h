@@ -15,9 +15,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "ftl/core/flash_op.h"
+#include "ftl/core/populate_ahead.h"
 #include "ftl/extent/vet/node_table.h"
 
 namespace ssd::ftl {
@@ -85,6 +87,8 @@ class ChainingTable final : public NodeTable {
   uint64_t m_load_limit = 0;  // grow when an insertion would exceed it
   uint64_t m_fastmod = 0;     // ceil(2^64 / bucket_count())
   bool m_loading = false;
+  // The second thread of a bulk load (populate_ahead.h): from begin_load() on, until clear().
+  std::unique_ptr<PopulateAhead> m_populate;
 };
 
 }  // namespace ssd::ftl
