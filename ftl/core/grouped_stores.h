@@ -4,7 +4,8 @@
 // walks two page tables; the walks, not the memory, limited the layout (`perf`: most of its time
 // on the prefetch of the next entries, waiting for a free miss slot). Grouped, a piece's stores
 // follow each other, so one walk serves them all. The table ends the same: each entry takes the
-// last value stored to it, and the layout stores each entry once.
+// last value stored to it, and the layout stores each entry once. The entries may be structs of
+// which the stores write one member (VET's chain links, written into its pool of entries).
 #pragma once
 
 #include <algorithm>
@@ -13,12 +14,23 @@
 
 namespace ssd::ftl {
 
-template <typename Value>
+// The whole entry, for a table of values.
+struct WholeEntry {
+  template <typename Entry>
+  Entry& operator()(Entry& entry) const {
+    return entry;
+  }
+};
+
+// Entry is Value (a table of values) or a struct of which the stores write the member that
+// `member` (Value& (Entry&)) gives.
+template <typename Value, typename Entry = Value, typename Member = WholeEntry>
 class GroupedStores {
  public:
   // `table` has `entries` entries; about `buffered` stores are held at once in all.
-  GroupedStores(Value* table, uint64_t entries, uint64_t buffered = uint64_t{1} << 20)
-      : m_table(table) {
+  GroupedStores(Entry* table, uint64_t entries, uint64_t buffered = uint64_t{1} << 20,
+                Member member = Member{})
+      : m_table(table), m_member(member) {
     static_assert(sizeof(Value) <= 8, "one entry, at most a word");
     const uint64_t groups = std::max<uint64_t>(1, (entries + kGroupEntries - 1) / kGroupEntries);
     m_capacity = static_cast<uint32_t>(std::max<uint64_t>(64, buffered / groups));
@@ -42,20 +54,21 @@ class GroupedStores {
 
  private:
   static constexpr uint64_t kGroupBytes = uint64_t{2} << 20;  // a huge page
-  static constexpr uint64_t kGroupEntries = kGroupBytes / sizeof(Value);
+  static constexpr uint64_t kGroupEntries = kGroupBytes / sizeof(Entry);
   struct Held {
     uint32_t offset;  // in the group
     Value value;
   };
 
   void flush_group(uint64_t group) {
-    Value* piece = m_table + group * kGroupEntries;
+    Entry* piece = m_table + group * kGroupEntries;
     const Held* held = &m_held[group * m_capacity];
-    for (uint32_t i = 0; i < m_count[group]; ++i) piece[held[i].offset] = held[i].value;
+    for (uint32_t i = 0; i < m_count[group]; ++i) m_member(piece[held[i].offset]) = held[i].value;
     m_count[group] = 0;
   }
 
-  Value* m_table;
+  Entry* m_table;
+  Member m_member;
   uint32_t m_capacity = 0;  // stores held per group
   std::vector<Held> m_held;
   std::vector<uint32_t> m_count;

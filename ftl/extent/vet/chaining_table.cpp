@@ -297,15 +297,13 @@ void ChainingTable::end_load() {
       stable_sort_by_bucket(n, newest_first, kPrimes[last], first.get(), second.get());
   std::unique_ptr<uint64_t[]> walk_buffer = std::move(walk == first.get() ? first : second);
   m_populate->release(std::move(first ? first : second));
-  // The next links are stores to random entries: made grouped by the 2 MiB piece of a dense
-  // table of links they land in, then copied into the entries in one pass. Stored into the
-  // entries one by one (prefetched 16 ahead), they took 1 s of the 2 s VET's fill of MQSim's
-  // device took, nearly all of it waiting on TLB misses (`perf`). That table's pages are
-  // populated on the second thread while this one sets the buckets up.
-  std::unique_ptr<uint32_t[]> next(new uint32_t[n]);
-  m_populate->populate(next.get(), uint64_t{n} * sizeof(uint32_t));
+  // The next links are stores to random entries: made grouped by the 2 MiB piece of the pool
+  // they land in. Stored into the entries one by one (prefetched 16 ahead), they took 1 s of the
+  // 2 s VET's fill of MQSim's device took, nearly all of it waiting on TLB misses (`perf`).
   set_prime(last);
-  GroupedStores<uint32_t> next_stores(next.get(), n);
+  const auto next_of = [](Entry& entry) -> uint32_t& { return entry.next; };
+  GroupedStores<uint32_t, Entry, decltype(next_of)> next_stores(m_entries.data(), n,
+                                                                uint64_t{1} << 20, next_of);
   for (size_t i = 0; i < n;) {
     const uint32_t bucket = bucket_at(walk[i], last);
     size_t end = i + 1;
@@ -322,9 +320,7 @@ void ChainingTable::end_load() {
     i = end;
   }
   next_stores.flush();
-  for (uint32_t e = 0; e < n; ++e) m_entries[e].next = next[e];
   m_populate->release(std::move(walk_buffer));
-  m_populate->release(std::move(next));
   m_size = n;
 }
 

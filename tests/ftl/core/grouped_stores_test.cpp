@@ -1,5 +1,6 @@
 // GroupedStores (ftl/core/grouped_stores.h): the table after flush() is the one the stores made
-// one by one leave, whatever their order, the groups' sizes and the table's length.
+// one by one leave, whatever their order, the groups' sizes and the table's length; into a table of
+// values or into one member of a table of structs.
 #include "ftl/core/grouped_stores.h"
 
 #include <gtest/gtest.h>
@@ -53,6 +54,35 @@ TEST(GroupedStores, NothingReachesTheTableBeforeItsGroupFillsOrTheFlush) {
   EXPECT_EQ(table[99], 0u);
   batch.flush();
   EXPECT_EQ(table[99], 3u);
+}
+
+TEST(GroupedStores, IntoAMemberOfEachEntry) {
+  // Entries of 24 bytes over several 2 MiB groups, the last one short; only the member named
+  // changes.
+  struct Entry {
+    uint64_t key;
+    uint32_t next;
+    uint32_t other;
+    uint64_t more;
+  };
+  const uint64_t entries = 3 * ((uint64_t{2} << 20) / sizeof(Entry)) + 77;
+  std::vector<Entry> direct(entries, Entry{1, 2, 3, 4}), grouped(direct);
+  const auto next_of = [](Entry& entry) -> uint32_t& { return entry.next; };
+  GroupedStores<uint32_t, Entry, decltype(next_of)> batch(grouped.data(), entries, 4096, next_of);
+  Random random(5);
+  for (uint64_t i = 0; i < 400000; ++i) {
+    const uint64_t index = random.below(entries);
+    const auto value = static_cast<uint32_t>(random.next());
+    direct[index].next = value;
+    batch.store(index, value);
+  }
+  batch.flush();
+  for (uint64_t i = 0; i < entries; ++i) {
+    ASSERT_EQ(grouped[i].next, direct[i].next) << i;
+    ASSERT_EQ(grouped[i].key, 1u) << i;  // the other members untouched
+    ASSERT_EQ(grouped[i].other, 3u) << i;
+    ASSERT_EQ(grouped[i].more, 4u) << i;
+  }
 }
 
 }  // namespace
