@@ -9,6 +9,7 @@ namespace ssd::ftl {
 
 PermutationAhead::PermutationAhead(uint64_t n, uint64_t seed, uint64_t count) : m_count(count) {
   if (count == 0) return;
+  if (n == 0) throw std::invalid_argument("PermutationAhead: numbers of an empty permutation");
   for (Chunk& chunk : m_chunks) chunk.numbers.reserve(kChunk);
   m_taking.reserve(kChunk);
   m_worker = std::thread([this, n, seed] { work(n, seed); });

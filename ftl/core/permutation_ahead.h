@@ -21,7 +21,8 @@ class PermutationAhead {
   static constexpr uint32_t kChunks = 4;                 // the worker's lead, in chunks
 
   // The first `count` numbers that RandomPermutation(n, seed).next() would give, in that order;
-  // none are worked out when count is 0 (no thread either).
+  // none are worked out when count is 0 (no thread either). An empty permutation (n = 0) has no
+  // numbers to give: std::invalid_argument when count is not 0.
   PermutationAhead(uint64_t n, uint64_t seed, uint64_t count);
   // Stops the worker and waits for it, whether or not every number was taken.
   ~PermutationAhead();

@@ -45,6 +45,8 @@ TEST(PermutationAhead, StopsCleanlyWhateverIsLeft) {
   }
   PermutationAhead none(10, 4, 0);
   EXPECT_THROW(none.next(), std::logic_error);
+  EXPECT_THROW(PermutationAhead(0, 4, 1), std::invalid_argument);  // nothing to give
+  PermutationAhead empty(0, 4, 0);
 }
 
 }  // namespace
