@@ -122,6 +122,19 @@ inline void back_by_huge_pages(void* begin, size_t bytes) {
   (void)bytes;
 #endif
 }
+// Room for a large table, not written yet, that will be accessed at random: the pages its first
+// writes (or a populate) fault in are 2 MiB ones where the kernel allows (MADV_HUGEPAGE alone,
+// nothing collapsed now). Small room is left alone.
+inline void prefer_huge_pages(void* begin, size_t bytes) {
+#ifdef MADV_HUGEPAGE
+  if (bytes >= PrefaultedAllocator<char>::kLargeBytes)
+    advise_whole_pages(begin, bytes, MADV_HUGEPAGE);
+#else
+  (void)begin;
+  (void)bytes;
+#endif
+}
+
 template <class T>
 void back_by_huge_pages(std::vector<T>& table) {
   back_by_huge_pages(table.data(), table.size() * sizeof(T));

@@ -35,20 +35,24 @@ uint64_t load_limit(uint32_t prime_index) {
   return static_cast<uint64_t>(std::ceil(kPrimes[prime_index] * ChainingTable::kMaxLoad));
 }
 
+// Bucket heads a piece of PopulateAhead covers.
+constexpr uint64_t kBucketsPerPiece = PopulateAhead::kPieceBytes / sizeof(uint32_t);
+
 // Loading in bulk sorts items `hash << 32 | entry` by bucket.
 uint32_t hash_of(uint64_t item) { return static_cast<uint32_t>(item >> 32); }
 uint32_t entry_of(uint64_t item) { return static_cast<uint32_t>(item); }
 
 // Sorts by bucket (hash % buckets) the `count` items item_at(0), item_at(1), ..., keeping the
-// order of items of the same bucket. A least-significant-digit radix sort of at most 9 bits a
-// pass, so that a pass writes to at most 512 places at once (more, and the pages written at once
-// outnumber the TLB's entries); every pass's counts come from one read of the items. The passes
-// go back and forth between the two buffers of `count` items; returns the one that holds the
-// sorted items.
+// order of items of the same bucket. A least-significant-digit radix sort of at most 10 bits a
+// pass, so that a pass writes to at most 1024 places at once; every pass's counts come from one
+// read of the items. The passes go back and forth between the two buffers of `count` items;
+// returns the one that holds the sorted items. (The limit was 9 bits, to keep the pages written
+// at once within the TLB's reach; VET's aged 512 GiB device then took four passes of its 29-bit
+// bucket numbers instead of three, and longer: docs/performance.md.)
 template <typename ItemAt>
 uint64_t* stable_sort_by_bucket(uint64_t count, ItemAt&& item_at, uint32_t buckets, uint64_t* first,
                                 uint64_t* second) {
-  constexpr uint32_t kMostDigitBits = 9;
+  constexpr uint32_t kMostDigitBits = 10;
   uint32_t bits = 1;
   while (bits < 32 && (uint64_t{1} << bits) < buckets) ++bits;
   const uint32_t passes = (bits + kMostDigitBits - 1) / kMostDigitBits;
@@ -105,10 +109,14 @@ void ChainingTable::clear() {
 }
 
 void ChainingTable::set_prime(uint32_t prime_index) {
+  use_prime(prime_index);
+  m_buckets.assign(kPrimes[prime_index], kNone);
+}
+
+void ChainingTable::use_prime(uint32_t prime_index) {
   m_prime_index = prime_index;
   m_fastmod = fastmod_of(kPrimes[prime_index]);
   m_load_limit = load_limit(prime_index);
-  m_buckets.assign(kPrimes[prime_index], kNone);
 }
 
 uint32_t ChainingTable::bucket_of(uint32_t hash) const {
@@ -223,6 +231,10 @@ bool ChainingTable::begin_load(uint64_t expected) {
   // A pool that was ever used may hold freed entries, which inserts would take first.
   if (!m_entries.empty()) return false;
   reserve_room(m_entries, std::min<uint64_t>(expected, kNone));
+  // Huge pages for the pool, which lookups then reach at random: the pages are populated ahead
+  // on the second thread, and the end of the load stores links into random entries, piece by
+  // piece (docs/performance.md).
+  prefer_huge_pages(m_entries.data(), m_entries.capacity() * sizeof(Entry));
   m_populate = std::make_unique<PopulateAhead>();
   m_loading = true;
   return true;
@@ -297,10 +309,27 @@ void ChainingTable::end_load() {
       stable_sort_by_bucket(n, newest_first, kPrimes[last], first.get(), second.get());
   std::unique_ptr<uint64_t[]> walk_buffer = std::move(walk == first.get() ? first : second);
   m_populate->release(std::move(first ? first : second));
+  // The bucket array is written in order, each bucket once (kNone up to the next chain's), its
+  // pages populated ahead on the second thread: assigned whole first, its 1.6 GB for VET's aged
+  // 512 GiB device took 2.9 s, nearly all of it the kernel clearing pages on this thread.
+  use_prime(last);
+  m_buckets = std::vector<uint32_t>();
+  reserve_room(m_buckets, kPrimes[last]);
+  prefer_huge_pages(m_buckets.data(), m_buckets.capacity() * sizeof(uint32_t));
+  const auto buckets_up_to = [&](uint64_t end) {
+    if (end > m_buckets.capacity()) m_populate->settle();  // no room was made: the array moves
+    while (m_buckets.size() < end) {
+      m_populate->before_append(m_buckets);
+      const uint64_t piece_end = (m_buckets.size() / kBucketsPerPiece + 1) * kBucketsPerPiece;
+      m_buckets.resize(std::min(end, piece_end), kNone);
+    }
+  };
   // The next links are stores to random entries: made grouped by the 2 MiB piece of the pool
   // they land in. Stored into the entries one by one (prefetched 16 ahead), they took 1 s of the
-  // 2 s VET's fill of MQSim's device took, nearly all of it waiting on TLB misses (`perf`).
-  set_prime(last);
+  // 2 s VET's fill of MQSim's device took, nearly all of it waiting on TLB misses (`perf`). Only
+  // the links of entries that are not the last of their chain are stored: load() made every link
+  // kNone, and at the loads the tables reach (0.33 to 0.65 entries a bucket) most chains hold one
+  // entry (VET's aged device: 26 M links of 155 M entries).
   const auto next_of = [](Entry& entry) -> uint32_t& { return entry.next; };
   GroupedStores<uint32_t, Entry, decltype(next_of)> next_stores(m_entries.data(), n,
                                                                 uint64_t{1} << 20, next_of);
@@ -314,11 +343,12 @@ void ChainingTable::end_load() {
       for (; at > i && before(item, walk[at - 1]); --at) walk[at] = walk[at - 1];
       walk[at] = item;
     }
-    m_buckets[bucket] = entry_of(walk[i]);
+    buckets_up_to(bucket);
+    m_buckets.push_back(entry_of(walk[i]));
     for (; i + 1 < end; ++i) next_stores.store(entry_of(walk[i]), entry_of(walk[i + 1]));
-    next_stores.store(entry_of(walk[i]), kNone);  // the chain's last entry
     i = end;
   }
+  buckets_up_to(kPrimes[last]);
   next_stores.flush();
   m_populate->release(std::move(walk_buffer));
   m_size = n;

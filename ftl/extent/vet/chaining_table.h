@@ -72,8 +72,11 @@ class ChainingTable final : public NodeTable {
   // The entry holding `key` and the link that points at it; counts the probes.
   uint32_t locate(uint64_t key, uint32_t hash, uint32_t** link);
   void resize(uint32_t prime_index);
-  // Sets the bucket count (and what follows from it) to the prime of `prime_index`.
+  // Sets the bucket count (and what follows from it) to the prime of `prime_index`, every bucket
+  // empty.
   void set_prime(uint32_t prime_index);
+  // The same, but leaves the bucket array to the caller.
+  void use_prime(uint32_t prime_index);
   // Links a new entry at the head of its chain, growing first if needed (growth is counted).
   void link_new(uint64_t key, const NodeValue& value, uint32_t hash);
   void unlink(uint32_t entry, uint32_t* link);
