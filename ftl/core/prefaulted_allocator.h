@@ -122,6 +122,7 @@ inline void back_by_huge_pages(void* begin, size_t bytes) {
   (void)bytes;
 #endif
 }
+
 // Room for a large table, not written yet, that will be accessed at random: the pages its first
 // writes (or a populate) fault in are 2 MiB ones where the kernel allows (MADV_HUGEPAGE alone,
 // nothing collapsed now). Small room is left alone.

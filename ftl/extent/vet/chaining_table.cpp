@@ -350,6 +350,7 @@ void ChainingTable::end_load() {
   }
   buckets_up_to(kPrimes[last]);
   next_stores.flush();
+  m_populate->settle();  // the bucket array's pages asked for ahead: it may move from now on
   m_populate->release(std::move(walk_buffer));
   m_size = n;
 }
