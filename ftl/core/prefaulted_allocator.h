@@ -109,27 +109,28 @@ std::vector<T> populated_vector(size_t count, const T& value) {
   return table;
 }
 
-// A large table, written, about to be accessed at random at length: backed by 2 MiB pages now
-// where the kernel allows (above).
-inline void back_by_huge_pages(void* begin, size_t bytes) {
+// Room for a large table, not written yet, that will be accessed at random: the pages its first
+// writes (or a populate) fault in are 2 MiB ones where the kernel allows (MADV_HUGEPAGE alone,
+// nothing collapsed now). Small room is left alone.
+inline void prefer_huge_pages(void* begin, size_t bytes) {
 #ifdef MADV_HUGEPAGE
-  if (bytes < PrefaultedAllocator<char>::kLargeBytes) return;
-  constexpr int kCollapse = 25;  // MADV_COLLAPSE, not yet in every libc's <sys/mman.h>
-  advise_whole_pages(begin, bytes, MADV_HUGEPAGE);
-  advise_whole_pages(begin, bytes, kCollapse);
+  if (bytes >= PrefaultedAllocator<char>::kLargeBytes) {
+    advise_whole_pages(begin, bytes, MADV_HUGEPAGE);
+  }
 #else
   (void)begin;
   (void)bytes;
 #endif
 }
 
-// Room for a large table, not written yet, that will be accessed at random: the pages its first
-// writes (or a populate) fault in are 2 MiB ones where the kernel allows (MADV_HUGEPAGE alone,
-// nothing collapsed now). Small room is left alone.
-inline void prefer_huge_pages(void* begin, size_t bytes) {
+// A large table, written, about to be accessed at random at length: backed by 2 MiB pages now
+// where the kernel allows (above).
+inline void back_by_huge_pages(void* begin, size_t bytes) {
 #ifdef MADV_HUGEPAGE
-  if (bytes >= PrefaultedAllocator<char>::kLargeBytes)
-    advise_whole_pages(begin, bytes, MADV_HUGEPAGE);
+  if (bytes < PrefaultedAllocator<char>::kLargeBytes) return;
+  prefer_huge_pages(begin, bytes);
+  constexpr int kCollapse = 25;  // MADV_COLLAPSE, not yet in every libc's <sys/mman.h>
+  advise_whole_pages(begin, bytes, kCollapse);
 #else
   (void)begin;
   (void)bytes;
